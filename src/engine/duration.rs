@@ -1,0 +1,332 @@
+//! Go's `time.ParseDuration` and `Duration.String`, so the explorer accepts and
+//! prints durations exactly as a KubeletConfiguration does.
+
+use std::fmt;
+
+/// Nanoseconds, as Go's `time.Duration`.
+pub type Nanos = i64;
+
+pub const NANOS_PER_MS: i64 = 1_000_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DurationError(pub String);
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DurationError {}
+
+/// Go's `strconv.Quote` for the strings a user can type: escapes quotes,
+/// backslashes and control characters.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn invalid(orig: &str) -> DurationError {
+    DurationError(format!("time: invalid duration {}", quote(orig)))
+}
+
+const UNITS: [(&str, u64); 8] = [
+    ("ns", 1),
+    ("us", 1_000),
+    ("µs", 1_000), // U+00B5
+    ("μs", 1_000), // U+03BC
+    ("ms", 1_000_000),
+    ("s", 1_000_000_000),
+    ("m", 60_000_000_000),
+    ("h", 3_600_000_000_000),
+];
+
+/// Leading decimal digits as an integer; `None` on overflow past 2^63.
+fn leading_int(s: &str) -> Option<(u64, &str)> {
+    let end = s.bytes().take_while(u8::is_ascii_digit).count();
+    let mut x: u64 = 0;
+    for b in s[..end].bytes() {
+        x = x.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        if x > 1 << 63 {
+            return None;
+        }
+    }
+    Some((x, &s[end..]))
+}
+
+/// Fraction digits as `(value, scale)`; digits past overflow are dropped, as Go does.
+fn leading_fraction(s: &str) -> (u64, f64, &str) {
+    let end = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (mut x, mut scale, mut overflow) = (0u64, 1f64, false);
+    for b in s[..end].bytes() {
+        if overflow {
+            continue;
+        }
+        match x.checked_mul(10).and_then(|y| y.checked_add(u64::from(b - b'0'))) {
+            Some(y) if y <= 1 << 63 => {
+                x = y;
+                scale *= 10.0;
+            }
+            _ => overflow = true,
+        }
+    }
+    (x, scale, &s[end..])
+}
+
+/// Parses a duration the way Go's `time.ParseDuration` does ("4s", "1m30s",
+/// "1.5h", "-2s", "0"), with Go's own error messages.
+pub fn parse_go_duration(orig: &str) -> Result<Nanos, DurationError> {
+    let mut s = orig;
+    let mut neg = false;
+    if let Some(rest) = s.strip_prefix('-') {
+        neg = true;
+        s = rest;
+    } else if let Some(rest) = s.strip_prefix('+') {
+        s = rest;
+    }
+    if s == "0" {
+        return Ok(0);
+    }
+    if s.is_empty() {
+        return Err(invalid(orig));
+    }
+    let mut total: u64 = 0;
+    while !s.is_empty() {
+        if !(s.starts_with('.') || s.as_bytes()[0].is_ascii_digit()) {
+            return Err(invalid(orig));
+        }
+        let before = s.len();
+        let (v, rest) = leading_int(s).ok_or_else(|| invalid(orig))?;
+        let pre = rest.len() != before;
+        s = rest;
+        let (mut frac, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(rest) = s.strip_prefix('.') {
+            let before = rest.len();
+            let (f, sc, rest) = leading_fraction(rest);
+            frac = f;
+            scale = sc;
+            post = rest.len() != before;
+            s = rest;
+        }
+        if !pre && !post {
+            return Err(invalid(orig));
+        }
+        let unit_len = s
+            .char_indices()
+            .find(|(_, c)| *c == '.' || c.is_ascii_digit())
+            .map_or(s.len(), |(i, _)| i);
+        if unit_len == 0 {
+            return Err(DurationError(format!(
+                "time: missing unit in duration {}",
+                quote(orig)
+            )));
+        }
+        let unit = &s[..unit_len];
+        s = &s[unit_len..];
+        let Some(&(_, per)) = UNITS.iter().find(|(name, _)| *name == unit) else {
+            return Err(DurationError(format!(
+                "time: unknown unit {} in duration {}",
+                quote(unit),
+                quote(orig)
+            )));
+        };
+        let mut v = v.checked_mul(per).ok_or_else(|| invalid(orig))?;
+        if v > 1 << 63 {
+            return Err(invalid(orig));
+        }
+        if frac > 0 {
+            v = v
+                .checked_add((frac as f64 * (per as f64 / scale)) as u64)
+                .ok_or_else(|| invalid(orig))?;
+            if v > 1 << 63 {
+                return Err(invalid(orig));
+            }
+        }
+        total = total.checked_add(v).ok_or_else(|| invalid(orig))?;
+        if total > 1 << 63 {
+            return Err(invalid(orig));
+        }
+    }
+    if neg {
+        return Ok((total as i128).wrapping_neg() as i64);
+    }
+    if total > i64::MAX as u64 {
+        return Err(invalid(orig));
+    }
+    Ok(total as i64)
+}
+
+/// Go's `Duration.String()` for a whole number of milliseconds: "1m30s",
+/// "1.5s", "250ms", "0s".
+pub fn format_go_duration_ms(ms: u64) -> String {
+    if ms == 0 {
+        return "0s".to_owned();
+    }
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let (h, rem) = (ms / 3_600_000, ms % 3_600_000);
+    let (m, rem) = (rem / 60_000, rem % 60_000);
+    let (s, frac) = (rem / 1000, rem % 1000);
+    let mut out = String::new();
+    if h > 0 {
+        out.push_str(&format!("{h}h"));
+    }
+    if h > 0 || m > 0 {
+        out.push_str(&format!("{m}m"));
+    }
+    out.push_str(&s.to_string());
+    if frac > 0 {
+        let digits = format!("{frac:03}");
+        out.push('.');
+        out.push_str(digits.trim_end_matches('0'));
+    }
+    out.push('s');
+    out
+}
+
+/// A duration for people: the largest unit that keeps it short ("5 min",
+/// "1.5 s", "250 ms", "2 h 30 min").
+pub fn format_human_ms(ms: u64) -> String {
+    if ms < 1000 {
+        return format!("{ms} ms");
+    }
+    if ms < 60_000 {
+        return trim_decimal(ms as f64 / 1000.0, "s");
+    }
+    if ms < 3_600_000 {
+        let (m, s) = (ms / 60_000, (ms % 60_000) / 1000);
+        return if s == 0 {
+            format!("{m} min")
+        } else {
+            format!("{m} min {s} s")
+        };
+    }
+    let (h, m) = (ms / 3_600_000, (ms % 3_600_000) / 60_000);
+    if m == 0 {
+        format!("{h} h")
+    } else {
+        format!("{h} h {m} min")
+    }
+}
+
+fn trim_decimal(v: f64, unit: &str) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s} {unit}")
+}
+
+/// Go's `%v` of a float64 (shortest `%g`; exponent form below 1e-4 and from 1e6,
+/// as strconv decides), used where the kubelet prints `Duration.Seconds()`.
+pub fn format_go_float(v: f64) -> String {
+    if v == 0.0 {
+        return "0".to_owned();
+    }
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
+    }
+    // Rust's `{:e}` gives the shortest round-tripping digits, as Go's does.
+    let sci = format!("{v:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        return format!("{mantissa}e{sign}{:02}", exp.abs());
+    }
+    format!("{v}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_like_go() {
+        assert_eq!(parse_go_duration("4s"), Ok(4_000_000_000));
+        assert_eq!(parse_go_duration("1m30s"), Ok(90_000_000_000));
+        assert_eq!(parse_go_duration("1.5s"), Ok(1_500_000_000));
+        assert_eq!(parse_go_duration(".5s"), Ok(500_000_000));
+        assert_eq!(parse_go_duration("5.s"), Ok(5_000_000_000));
+        assert_eq!(parse_go_duration("300000ms"), Ok(300_000_000_000));
+        assert_eq!(parse_go_duration("1h"), Ok(3_600_000_000_000));
+        assert_eq!(parse_go_duration("2µs"), Ok(2_000));
+        assert_eq!(parse_go_duration("-2s"), Ok(-2_000_000_000));
+        assert_eq!(parse_go_duration("+2s"), Ok(2_000_000_000));
+        assert_eq!(parse_go_duration("0"), Ok(0));
+        assert_eq!(parse_go_duration("0s"), Ok(0));
+        assert_eq!(
+            parse_go_duration("9223372036854775807ns"),
+            Ok(9_223_372_036_854_775_807)
+        );
+        assert_eq!(
+            parse_go_duration("-9223372036854775808ns"),
+            Ok(i64::MIN)
+        );
+    }
+
+    #[test]
+    fn errors_like_go() {
+        let e = |s: &str| parse_go_duration(s).unwrap_err().0;
+        assert_eq!(e(""), r#"time: invalid duration """#);
+        assert_eq!(e("4"), r#"time: missing unit in duration "4""#);
+        assert_eq!(e("4x"), r#"time: unknown unit "x" in duration "4x""#);
+        assert_eq!(e("s"), r#"time: invalid duration "s""#);
+        assert_eq!(e("."), r#"time: invalid duration ".""#);
+        assert_eq!(e("1s "), r#"time: unknown unit "s " in duration "1s ""#);
+        assert_eq!(e("-"), r#"time: invalid duration "-""#);
+        assert_eq!(
+            e("9223372036854775808ns"),
+            r#"time: invalid duration "9223372036854775808ns""#
+        );
+        assert_eq!(
+            e("99999999999999999999h"),
+            r#"time: invalid duration "99999999999999999999h""#
+        );
+        assert_eq!(e("1\"s"), r#"time: unknown unit "\"s" in duration "1\"s""#);
+    }
+
+    #[test]
+    fn formats_like_go() {
+        assert_eq!(format_go_duration_ms(0), "0s");
+        assert_eq!(format_go_duration_ms(250), "250ms");
+        assert_eq!(format_go_duration_ms(1500), "1.5s");
+        assert_eq!(format_go_duration_ms(90_000), "1m30s");
+        assert_eq!(format_go_duration_ms(300_000), "5m0s");
+        assert_eq!(format_go_duration_ms(3_600_000), "1h0m0s");
+        assert_eq!(format_go_float(301.0), "301");
+        assert_eq!(format_go_float(0.5), "0.5");
+        assert_eq!(format_go_float(-1.0), "-1");
+        assert_eq!(format_go_float(1e6), "1e+06");
+        assert_eq!(format_go_float(123456.0), "123456");
+        assert_eq!(format_go_float(0.00001), "1e-05");
+        assert_eq!(format_go_float(0.0001), "0.0001");
+    }
+
+    #[test]
+    fn formats_for_people() {
+        assert_eq!(format_human_ms(25), "25 ms");
+        assert_eq!(format_human_ms(1500), "1.5 s");
+        assert_eq!(format_human_ms(60_000), "1 min");
+        assert_eq!(format_human_ms(90_000), "1 min 30 s");
+        assert_eq!(format_human_ms(86_400_000), "24 h");
+    }
+}

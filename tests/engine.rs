@@ -1,0 +1,306 @@
+//! Engine numbers pinned to hand-worked values from the KEPs and kubelet source.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::{
+    explore, resolve, simulate, KubeletConfig, ResetRule, Scenario, ScenarioError, ScenarioSpec,
+    Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX as MAX_GATE,
+    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY as REDUCE,
+};
+
+const S: u64 = 1000;
+
+fn config(semantics: Semantics, reduce: Option<bool>, max_gate: Option<bool>, period: Option<&str>) -> KubeletConfig {
+    let mut c = KubeletConfig {
+        semantics: Some(semantics),
+        ..Default::default()
+    };
+    if let Some(v) = reduce {
+        c.feature_gates.insert(REDUCE.into(), v);
+    }
+    if let Some(v) = max_gate {
+        c.feature_gates.insert(MAX_GATE.into(), v);
+    }
+    c.crash_loop_back_off.max_container_restart_period = period.map(str::to_owned);
+    c
+}
+
+fn curve(c: &KubeletConfig) -> (u64, u64) {
+    let b = resolve(c).expect("valid config");
+    (b.initial_ms / S, b.max_ms / S)
+}
+
+fn refusal(c: &KubeletConfig) -> String {
+    resolve(c).expect_err("kubelet refuses").to_string()
+}
+
+fn custom(initial_ms: u64, max_ms: u64, run_ms: u64, model: Semantics) -> Scenario {
+    Scenario::try_from(ScenarioSpec {
+        initial_ms: Some(initial_ms),
+        max_ms: Some(max_ms),
+        run_ms,
+        model,
+        ..Default::default()
+    })
+    .expect("valid scenario")
+}
+
+fn secs(v: &[u64]) -> Vec<u64> {
+    v.iter().map(|ms| ms / S).collect()
+}
+
+// KEP-4603 "Conflict resolution" table, every row, as the KEP describes it.
+#[test]
+fn kep_4603_conflict_table() {
+    use Semantics::Kep;
+    // scenario | ReduceDefaultCrashLoopBackoffDecay | EnableKubeletCrashLoopBackoffMax | initial | max
+    assert_eq!(curve(&config(Kep, Some(false), Some(false), None)), (10, 300), "today's behavior");
+    assert_eq!(curve(&config(Kep, Some(true), Some(false), None)), (1, 60), "new default only");
+    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("60s"))), (10, 60), "faster per node");
+    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("2s"))), (2, 2));
+    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("2s"))), (1, 2));
+    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("30s"))), (1, 30));
+    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("300s"))), (1, 300), "slower per node");
+    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("61s"))), (1, 61));
+    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("300s"))), (10, 300), "reimplements today");
+    for reduce in [false, true] {
+        assert_eq!(
+            refusal(&config(Kep, Some(reduce), Some(true), Some("301s"))),
+            "failed to validate kubelet configuration, error: invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 301 seconds) must be set between 1s and 300s",
+            "invalid per node config: kubelet crashes"
+        );
+    }
+}
+
+// KEP-5593 "Conflict resolution" table: KubeletCrashLoopBackOffMax | effective initial.
+#[test]
+fn kep_5593_conflict_table() {
+    for semantics in [Semantics::Kep, Semantics::Kubelet] {
+        let initial = |gate: bool, p: Option<&str>| curve(&config(semantics, None, Some(gate), p)).0;
+        assert_eq!(initial(false, None), 10, "today's behavior");
+        assert_eq!(initial(true, Some("2s")), 2, "faster per node config");
+        assert_eq!(initial(true, Some("10s")), 10, "slower per node config");
+        // The KEP's row says 11s; its own rule (initial = max only when max < initial)
+        // and the kubelet both give 10 s. A slip in the table, not a behaviour.
+        assert_eq!(initial(true, Some("11s")), 10, "KEP table row '11s → 11s' is a slip");
+        assert_eq!(initial(true, Some("300s")), 10);
+        assert!(resolve(&config(semantics, None, Some(true), Some("301s"))).is_err(), "kubelet crashes");
+    }
+}
+
+#[test]
+fn kubelet_differs_from_the_kep_where_the_source_does() {
+    use Semantics::{Kep, Kubelet};
+    // KubeletCrashLoopBackOffMax is beta and on in 1.35; the KEP's alpha is off.
+    assert_eq!(curve(&config(Kubelet, None, None, Some("4s"))), (4, 4));
+    assert_eq!(curve(&config(Kubelet, None, None, None)), (10, 300));
+    // Both gates on, field unset: the kubelet reads 300 s, the KEP keeps 60 s.
+    assert_eq!(curve(&config(Kubelet, Some(true), Some(true), None)), (1, 300));
+    assert_eq!(curve(&config(Kep, Some(true), Some(true), None)), (1, 60));
+    assert_eq!(curve(&config(Kubelet, Some(true), Some(false), None)), (1, 60));
+    // Field set with the gate off: the kubelet refuses, the KEP warns and ignores.
+    assert_eq!(
+        refusal(&config(Kubelet, None, Some(false), Some("4s"))),
+        "failed to validate kubelet configuration, error: invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
+    );
+    let kep = resolve(&config(Kep, None, Some(false), Some("4s"))).unwrap();
+    assert_eq!((kep.initial_ms, kep.max_ms), (10_000, 300_000));
+    assert!(kep.warnings[0].contains("does not honor"), "{:?}", kep.warnings);
+    // Both refusals at once, in Kubernetes' aggregate form.
+    assert_eq!(
+        refusal(&config(Kubelet, None, Some(false), Some("0.5s"))),
+        "failed to validate kubelet configuration, error: [invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set, invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 0.5 seconds) must be set between 1s and 300s]"
+    );
+}
+
+#[test]
+fn every_refusal() {
+    let r = |p: &str| refusal(&config(Semantics::Kubelet, None, Some(true), Some(p)));
+    assert!(r("301s").contains("(got: 301 seconds) must be set between 1s and 300s"));
+    assert!(r("0.5s").contains("(got: 0.5 seconds)"));
+    assert!(r("999ms").contains("(got: 0.999 seconds)"));
+    assert!(r("0").contains("(got: 0 seconds)"));
+    assert!(r("-1s").contains("(got: -1 seconds)"));
+    assert!(r("5m0.001s").contains("(got: 300.001 seconds)"));
+    assert!(r("24h").contains("(got: 86400 seconds)"));
+    assert!(r("4").ends_with(r#"time: missing unit in duration "4""#));
+    assert!(r("4x").ends_with(r#"time: unknown unit "x" in duration "4x""#));
+    assert!(r("").ends_with(r#"time: invalid duration """#));
+    // The bounds themselves are valid.
+    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("1s"))), (1, 1));
+    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("5m"))), (10, 300));
+    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("1m30s"))), (10, 90));
+}
+
+#[test]
+fn reset_threshold_flat_or_twice_max() {
+    let mut c = config(Semantics::Kubelet, Some(true), Some(false), None);
+    assert_eq!(resolve(&c).unwrap().reset_after_ms, 600_000);
+    c.reset_rule = ResetRule::TwiceMax;
+    assert_eq!(resolve(&c).unwrap().reset_after_ms, 120_000);
+}
+
+#[test]
+fn kubelet_configuration_json_shape() {
+    let c: KubeletConfig = serde_json::from_str(
+        r#"{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration",
+            "featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true},
+            "crashLoopBackOff": {"maxContainerRestartPeriod": "4s"}, "semantics": "kep"}"#,
+    )
+    .unwrap();
+    assert_eq!(c.semantics, Some(Semantics::Kep));
+    // KEP semantics: the max gate is alpha and off, so the field is ignored.
+    let b = resolve(&c).unwrap();
+    assert_eq!((b.initial_ms, b.max_ms, b.reset_after_ms), (1_000, 60_000, 600_000));
+    let json = serde_json::to_value(&b).unwrap();
+    assert_eq!(json["initialMs"], 1000);
+    assert_eq!(json["maxMs"], 60000);
+    assert_eq!(json["resetAfterMs"], 600000);
+}
+
+// "10s, 30s, 70s, 150s, 310s": today's default for an instantly crashing container.
+#[test]
+fn todays_default_kep_model() {
+    let t = simulate(&custom(10_000, 300_000, 0, Semantics::Kep));
+    assert_eq!(secs(&t.restarts_at_ms[..8]), [10, 30, 70, 150, 310, 610, 910, 1210]);
+    assert_eq!(secs(&t.delays_ms[..7]), [10, 20, 40, 80, 160, 300, 300]);
+}
+
+#[test]
+fn reduced_curve_kep_model() {
+    let t = simulate(&custom(1_000, 60_000, 0, Semantics::Kep));
+    assert_eq!(secs(&t.restarts_at_ms[..9]), [1, 3, 7, 15, 31, 63, 123, 183, 243]);
+}
+
+// k/k#133472: the first exit restarts at once, then 10, 20, 40... s.
+#[test]
+fn kubelet_model_first_restart_is_immediate() {
+    let t = simulate(&custom(10_000, 300_000, 0, Semantics::Kubelet));
+    assert_eq!(secs(&t.delays_ms[..8]), [0, 10, 20, 40, 80, 160, 300, 300]);
+    assert_eq!(secs(&t.restarts_at_ms[..7]), [0, 10, 30, 70, 150, 310, 610]);
+    let t = simulate(&custom(10_000, 300_000, 5_000, Semantics::Kubelet));
+    assert_eq!(secs(&t.restarts_at_ms[..4]), [5, 20, 45, 90]);
+}
+
+// KEP-4603: "3 restarts in the first time window, 1 ... in the second, and two
+// more ... within the third" for a 1 s initial value (max still 5 minutes).
+#[test]
+fn kep_windows_for_1s_initial() {
+    let t = simulate(&custom(1_000, 300_000, 0, Semantics::Kep));
+    assert_eq!(t.restarts_in_windows(&[10_000, 30_000, 70_000]), [3, 1, 2]);
+    let today = simulate(&custom(10_000, 300_000, 0, Semantics::Kep));
+    assert_eq!(today.restarts_in_windows(&[10_000, 30_000, 70_000, 150_000, 310_000]), [1, 1, 1, 1, 1]);
+}
+
+// A 10 s crash interval: 4 restarts in the first 5 minutes under today's default.
+#[test]
+fn ten_second_crasher_first_five_minutes() {
+    let t = simulate(&custom(10_000, 300_000, 10_000, Semantics::Kep));
+    assert_eq!(secs(&t.restarts_at_ms[..5]), [20, 50, 100, 190, 360]);
+    assert_eq!(t.restarts_by(300_000), 4);
+}
+
+#[test]
+fn reset_after_a_long_run() {
+    // Runs of 601 s exceed the flat 600 s threshold: every wait is the first one.
+    let long = simulate(&custom(10_000, 300_000, 601_000, Semantics::Kep));
+    assert!(long.delays_ms.iter().all(|&d| d == 10_000), "{:?}", long.delays_ms);
+    let long = simulate(&custom(10_000, 300_000, 601_000, Semantics::Kubelet));
+    assert!(long.delays_ms.iter().all(|&d| d == 0), "{:?}", long.delays_ms);
+    // 600 s exactly is not longer than the threshold: the curve keeps doubling.
+    let edge = simulate(&custom(10_000, 300_000, 600_000, Semantics::Kep));
+    assert_eq!(secs(&edge.delays_ms), [10, 20]);
+    assert_eq!(secs(&edge.restarts_at_ms), [610, 1230]);
+    // With the pre-1.32 rule and a 60 s max the reset comes after 120 s.
+    let mut spec = ScenarioSpec {
+        config: Some(KubeletConfig {
+            reset_rule: ResetRule::TwiceMax,
+            ..config(Semantics::Kubelet, Some(true), Some(false), None)
+        }),
+        run_ms: 121_000,
+        model: Semantics::Kubelet,
+        ..Default::default()
+    };
+    let t = simulate(&Scenario::try_from(spec.clone()).unwrap());
+    assert!(t.delays_ms.iter().all(|&d| d == 0));
+    spec.run_ms = 120_000;
+    let t = simulate(&Scenario::try_from(spec).unwrap());
+    assert_eq!(secs(&t.delays_ms[..4]), [0, 1, 2, 4]);
+}
+
+#[test]
+fn node_load_is_pods_times_one_timeline() {
+    let t = simulate(&custom(1_000, 60_000, 0, Semantics::Kep));
+    assert_eq!(t.node_requests_per_window.len(), 180);
+    // Restarts at 1, 3, 7 s fall in the first window: 3 × 5 × 110.
+    assert_eq!(t.node_requests_per_window[0], 1650);
+    assert_eq!(t.node_requests_per_window[1], 550);
+    let total: u64 = t.node_requests_per_window.iter().sum();
+    assert_eq!(total, t.restarts_at_ms.len() as u64 * 5 * 110);
+}
+
+// KEP-4603: 1 s / 60 s adds "5 excess restarts per pod in the first five minutes".
+#[test]
+fn excess_over_todays_default() {
+    let e = explore(&custom(1_000, 60_000, 0, Semantics::Kep));
+    assert_eq!(e.reference_summary.first5m.restarts_per_pod, 4);
+    assert_eq!(e.summary.first5m.restarts_per_pod, 9);
+    assert_eq!(e.excess.first5m.restarts_per_pod, 5);
+    assert_eq!(e.excess.first5m.requests_per_node, 5 * 5 * 110);
+    // Over 30 minutes: 1 s/60 s restarts at 1,3,7,15,31,63 then every 60 s up to 1803 > 1800.
+    assert_eq!(e.summary.horizon.restarts_per_pod, 6 + (1800 - 63) / 60);
+    // Today's default: 10,30,70,150,310 then every 300 s: 610..1810 → 610,910,1210,1510.
+    assert_eq!(e.reference_summary.horizon.restarts_per_pod, 9);
+}
+
+#[test]
+fn scenario_json_and_validation() {
+    let s: Scenario = serde_json::from_str(
+        r#"{"initialMs": 1000, "maxMs": 60000, "runMs": 0, "horizonMs": 1800000, "pods": 110, "model": "kep"}"#,
+    )
+    .unwrap();
+    assert_eq!(s.backoff().max_ms, 60_000);
+    let with_config: Scenario = serde_json::from_str(
+        r#"{"config": {"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}, "model": "kep"}"#,
+    )
+    .unwrap();
+    assert_eq!(with_config.backoff().initial_ms, 1_000);
+    let timeline = serde_json::to_value(simulate(&s)).unwrap();
+    assert_eq!(timeline["restartsAtMs"][0], 1000);
+    assert_eq!(timeline["delaysMs"][1], 2000);
+    assert!(timeline["nodeRequestsPerWindow"].is_array());
+
+    let err = |json: &str| serde_json::from_str::<Scenario>(json).unwrap_err().to_string();
+    assert!(err(r#"{"pods": 0}"#).contains("pods must be between 1 and 250 (got 0)"));
+    assert!(err(r#"{"pods": 1000000000}"#).contains("pods must be between 1 and 250"));
+    assert!(err(r#"{"initialMs": 1}"#).contains("initialMs must be between 25 ms and 1 min (got 1 ms)"));
+    assert!(err(r#"{"horizonMs": 999999999999}"#).contains("horizonMs must be between 1 min and 24 h"));
+    assert!(err(r#"{"initialMs": 1000, "config": {}}"#).contains("not both"));
+    assert!(err(r#"{"intialMs": 1000}"#).contains("unknown field `intialMs`"));
+    assert!(err(r#"{"pods": -1}"#).contains("invalid value"));
+    match Scenario::try_from(ScenarioSpec {
+        config: Some(config(Semantics::Kubelet, None, None, Some("301s"))),
+        ..Default::default()
+    }) {
+        Err(ScenarioError::Config(e)) => assert!(e.to_string().contains("301 seconds")),
+        other => panic!("{other:?}"),
+    }
+    // A custom max below the initial lowers the initial, as the kubelet does.
+    let s = custom(60_000, 1_000, 0, Semantics::Kep);
+    assert_eq!((s.backoff().initial_ms, s.backoff().max_ms), (1_000, 1_000));
+}
+
+#[test]
+fn worst_case_stays_bounded() {
+    let s = Scenario::try_from(ScenarioSpec {
+        initial_ms: Some(25),
+        max_ms: Some(1_000),
+        horizon_ms: 86_400_000,
+        pods: 250,
+        ..Default::default()
+    })
+    .unwrap();
+    let t = simulate(&s);
+    assert!(t.restarts_at_ms.len() < 90_000);
+    assert!(t.restarts_at_ms.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(t.node_requests_per_window.len(), 8_640);
+}
