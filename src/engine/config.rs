@@ -92,7 +92,7 @@ impl EffectiveBackoff {
             initial_ms: DEFAULT_INITIAL_MS,
             max_ms: DEFAULT_MAX_MS,
             reset_after_ms: FLAT_RESET_MS,
-            notes: vec![],
+            notes: vec!["today's default curve: initial 10s, max 5m0s".to_owned()],
             warnings: vec![],
         }
     }

@@ -145,6 +145,7 @@ impl TryFrom<ScenarioSpec> for Scenario {
                 config.semantics = Some(config.semantics.unwrap_or(spec.model));
                 resolve(&config).map_err(ScenarioError::Config)?
             }
+            None if !custom => EffectiveBackoff::todays_default(),
             None => {
                 let initial = spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS);
                 let max = spec.max_ms.unwrap_or(DEFAULT_MAX_MS);
@@ -180,6 +181,16 @@ impl TryFrom<ScenarioSpec> for Scenario {
 impl From<Scenario> for ScenarioSpec {
     fn from(s: Scenario) -> Self {
         s.spec
+    }
+}
+
+impl Default for Scenario {
+    /// Today's default curve on a full node of instantly crashing pods, over 30 minutes.
+    fn default() -> Self {
+        Scenario {
+            spec: ScenarioSpec::default(),
+            backoff: EffectiveBackoff::todays_default(),
+        }
     }
 }
 

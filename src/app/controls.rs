@@ -1,0 +1,137 @@
+//! Small input components. Each parses what the browser gives it and emits
+//! only valid values; anything else is dropped without a panic.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SliderProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    /// Positions are 0..positions.
+    pub positions: usize,
+    pub position: usize,
+    /// The value as people read it, also the `aria-valuetext`.
+    pub display: AttrValue,
+    pub onchange: Callback<usize>,
+    #[prop_or_default]
+    pub hint: AttrValue,
+    #[prop_or_default]
+    pub inactive: bool,
+}
+
+#[function_component]
+pub fn Slider(p: &SliderProps) -> Html {
+    let positions = p.positions;
+    let onchange = p.onchange.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let pos = e
+            .target_dyn_into::<HtmlInputElement>()
+            .and_then(|i| i.value().parse::<usize>().ok())
+            .filter(|&pos| pos < positions);
+        if let Some(pos) = pos {
+            onchange.emit(pos);
+        }
+    });
+    let value_id = format!("{}-value", p.id);
+    html! {
+        <div class={classes!("control", p.inactive.then_some("inactive"))}>
+            <label for={p.id.clone()}>{ p.label.clone() }</label>
+            <input type="range" id={p.id.clone()} min="0" max={positions.saturating_sub(1).to_string()}
+                step="1" value={p.position.to_string()} aria-valuetext={p.display.clone()} {oninput} />
+            <output id={value_id} for={p.id.clone()}>{ p.display.clone() }</output>
+            if !p.hint.is_empty() { <small class="hint">{ p.hint.clone() }</small> }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CheckboxProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub checked: bool,
+    pub onchange: Callback<bool>,
+    #[prop_or_default]
+    pub hint: AttrValue,
+}
+
+#[function_component]
+pub fn Checkbox(p: &CheckboxProps) -> Html {
+    let cb = p.onchange.clone();
+    let onchange = Callback::from(move |e: Event| {
+        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+            cb.emit(i.checked());
+        }
+    });
+    html! {
+        <div class="control checkbox">
+            <input type="checkbox" id={p.id.clone()} checked={p.checked} {onchange} />
+            <label for={p.id.clone()}><code>{ p.label.clone() }</code></label>
+            if !p.hint.is_empty() { <small class="hint">{ p.hint.clone() }</small> }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TextFieldProps {
+    pub id: AttrValue,
+    pub label: Html,
+    pub value: AttrValue,
+    pub placeholder: AttrValue,
+    pub oninput: Callback<String>,
+    /// The refusal to show beside the field.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+}
+
+#[function_component]
+pub fn TextField(p: &TextFieldProps) -> Html {
+    let cb = p.oninput.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+            cb.emit(i.value());
+        }
+    });
+    let error_id = format!("{}-error", p.id);
+    html! {
+        <div class="control text">
+            <label for={p.id.clone()}>{ p.label.clone() }</label>
+            <input type="text" id={p.id.clone()} value={p.value.clone()} placeholder={p.placeholder.clone()}
+                spellcheck="false" autocomplete="off" aria-invalid={p.error.is_some().to_string()}
+                aria-describedby={error_id.clone()} {oninput} />
+            <p id={error_id} class="error" role="alert">
+                { p.error.clone().unwrap_or_default() }
+            </p>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    /// (value, text)
+    pub options: Vec<(AttrValue, AttrValue)>,
+    pub selected: AttrValue,
+    pub onchange: Callback<String>,
+}
+
+#[function_component]
+pub fn Choice(p: &ChoiceProps) -> Html {
+    let cb = p.onchange.clone();
+    let onchange = Callback::from(move |e: Event| {
+        if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() {
+            cb.emit(s.value());
+        }
+    });
+    html! {
+        <div class="control">
+            <label for={p.id.clone()}>{ p.label.clone() }</label>
+            <select id={p.id.clone()} {onchange}>
+                { for p.options.iter().map(|(v, t)| html! {
+                    <option value={v.clone()} selected={*v == p.selected}>{ t.clone() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
