@@ -4,7 +4,6 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::engine::duration::format_human_ms;
 use crate::engine::{Exploration, Ms, Timeline};
 
 pub const CURRENT: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
@@ -40,7 +39,11 @@ pub fn restart_steps(restarts_at_ms: &[Ms], horizon_ms: Ms) -> Vec<(f64, f64)> {
 
 /// A series of `(x, y)` values folded to at most `MAX_POINTS`, keeping each
 /// bucket's lowest and highest value so that peaks survive.
-pub fn fold_min_max(values: impl ExactSizeIterator<Item = f64>, x0: f64, dx: f64) -> Vec<(f64, f64)> {
+pub fn fold_min_max(
+    values: impl ExactSizeIterator<Item = f64>,
+    x0: f64,
+    dx: f64,
+) -> Vec<(f64, f64)> {
     let n = values.len();
     let buckets = (MAX_POINTS / 2).max(1);
     if n <= MAX_POINTS {
@@ -66,8 +69,40 @@ pub fn fold_min_max(values: impl ExactSizeIterator<Item = f64>, x0: f64, dx: f64
     out
 }
 
-fn time_label(seconds: &f64) -> String {
-    format_human_ms((seconds.max(0.0) * 1000.0).round() as Ms)
+/// The x axis of a time chart: seconds, minutes or hours, whichever keeps the
+/// ticks round.
+#[derive(Clone, Copy)]
+struct TimeAxis {
+    seconds_per_unit: f64,
+    unit: &'static str,
+}
+
+impl TimeAxis {
+    fn for_span(seconds: f64) -> Self {
+        let (seconds_per_unit, unit) = if seconds <= 180.0 {
+            (1.0, "s")
+        } else if seconds <= 3.0 * 3600.0 {
+            (60.0, "min")
+        } else {
+            (3600.0, "h")
+        };
+        Self {
+            seconds_per_unit,
+            unit,
+        }
+    }
+
+    fn scale(self, points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+        points
+            .iter()
+            .map(|&(x, y)| (x / self.seconds_per_unit, y))
+            .collect()
+    }
+}
+
+fn number_label(v: &f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn max_of(points: &[(f64, f64)]) -> f64 {
@@ -75,6 +110,8 @@ fn max_of(points: &[(f64, f64)]) -> f64 {
 }
 
 /// Draws two series (this configuration solid, today's default dashed) on shared axes.
+/// `x_max` and a time chart's x values are in seconds.
+#[allow(clippy::too_many_arguments)]
 fn draw_pair<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     caption: &str,
@@ -86,23 +123,36 @@ fn draw_pair<DB: DrawingBackend>(
     reference: &[(f64, f64)],
 ) -> DrawResult<DB> {
     area.fill(&WHITE)?;
-    let y_max = (max_of(current).max(max_of(reference)) * 1.08).max(1.0);
+    let axis = x_is_time.then(|| TimeAxis::for_span(x_max));
+    let (x_max, current, reference, x_desc) = match axis {
+        Some(a) => (
+            x_max / a.seconds_per_unit,
+            a.scale(current),
+            a.scale(reference),
+            format!("{x_desc} ({})", a.unit),
+        ),
+        None => (
+            x_max,
+            current.to_vec(),
+            reference.to_vec(),
+            x_desc.to_owned(),
+        ),
+    };
+    let y_max = (max_of(&current).max(max_of(&reference)) * 1.08).max(1.0);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(8)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .build_cartesian_2d(0f64..x_max.max(1.0), 0f64..y_max)?;
-    let time_fmt = |v: &f64| time_label(v);
-    let plain_fmt = |v: &f64| format!("{}", v.round());
-    let mut mesh = chart.configure_mesh();
-    mesh.x_desc(x_desc).y_desc(y_desc).light_line_style(WHITE.mix(0.0));
-    if x_is_time {
-        mesh.x_label_formatter(&time_fmt);
-    } else {
-        mesh.x_label_formatter(&plain_fmt);
-    }
-    mesh.y_label_formatter(&plain_fmt).draw()?;
+        .build_cartesian_2d(0f64..x_max.max(1e-9), 0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&number_label)
+        .y_label_formatter(&number_label)
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
     chart
         .draw_series(DashedLineSeries::new(
             reference.iter().copied(),
@@ -113,7 +163,10 @@ fn draw_pair<DB: DrawingBackend>(
         .label("today's default (10 s / 5 min)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE.stroke_width(2)));
     chart
-        .draw_series(LineSeries::new(current.iter().copied(), CURRENT.stroke_width(2)))?
+        .draw_series(LineSeries::new(
+            current.iter().copied(),
+            CURRENT.stroke_width(2),
+        ))?
         .label("this configuration")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], CURRENT.stroke_width(2)));
     chart
@@ -127,7 +180,10 @@ fn draw_pair<DB: DrawingBackend>(
 }
 
 /// Cumulative restarts against elapsed time.
-pub fn draw_restarts<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, e: &Exploration) -> DrawResult<DB> {
+pub fn draw_restarts<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    e: &Exploration,
+) -> DrawResult<DB> {
     let h = e.timeline.horizon_ms;
     draw_pair(
         area,
@@ -146,7 +202,10 @@ fn delay_points(t: &Timeline) -> Vec<(f64, f64)> {
 }
 
 /// The wait before each restart, by restart number.
-pub fn draw_delays<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, e: &Exploration) -> DrawResult<DB> {
+pub fn draw_delays<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    e: &Exploration,
+) -> DrawResult<DB> {
     let n = e.timeline.delays_ms.len().max(e.reference.delays_ms.len());
     draw_pair(
         area,
@@ -162,11 +221,18 @@ pub fn draw_delays<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, e: &Explor
 
 fn load_points(t: &Timeline) -> Vec<(f64, f64)> {
     let window_s = t.window_ms as f64 / 1000.0;
-    fold_min_max(t.node_requests_per_window.iter().map(|&r| r as f64), 0.0, window_s)
+    fold_min_max(
+        t.node_requests_per_window.iter().map(|&r| r as f64),
+        0.0,
+        window_s,
+    )
 }
 
 /// `/pods` status requests per 10-second window for the node.
-pub fn draw_load<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, e: &Exploration) -> DrawResult<DB> {
+pub fn draw_load<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    e: &Exploration,
+) -> DrawResult<DB> {
     draw_pair(
         area,
         "Node /pods status requests per 10 s",
@@ -187,7 +253,14 @@ mod tests {
     fn steps_are_exact_when_few_and_folded_when_many() {
         assert_eq!(
             restart_steps(&[1_000, 3_000], 10_000),
-            vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (3.0, 1.0), (3.0, 2.0), (10.0, 2.0)]
+            vec![
+                (0.0, 0.0),
+                (1.0, 0.0),
+                (1.0, 1.0),
+                (3.0, 1.0),
+                (3.0, 2.0),
+                (10.0, 2.0)
+            ]
         );
         let many: Vec<Ms> = (1..=10_000).map(|i| i * 1000).collect();
         let pts = restart_steps(&many, 10_000_000);

@@ -16,7 +16,11 @@ fn main() -> std::process::ExitCode {
         eprintln!("reading standard input: {e}");
         return std::process::ExitCode::FAILURE;
     }
-    let input = if input.trim().is_empty() { "{}" } else { &input };
+    let input = if input.trim().is_empty() {
+        "{}"
+    } else {
+        &input
+    };
     match serde_json::from_str::<Scenario>(input) {
         Ok(s) => match serde_json::to_string_pretty(&explore(&s)) {
             Ok(json) => {

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlInputElement};
+use web_sys::{
+    CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlInputElement,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -16,9 +18,16 @@ struct Page {
 
 impl Page {
     async fn mount() -> Page {
-        let document = web_sys::window().expect("window").document().expect("document");
+        let document = web_sys::window()
+            .expect("window")
+            .document()
+            .expect("document");
         let root = document.create_element("div").expect("div");
-        document.body().expect("body").append_child(&root).expect("append");
+        document
+            .body()
+            .expect("body")
+            .append_child(&root)
+            .expect("append");
         crashloop_explorer::app::mount(root.clone());
         settle().await;
         Page { root }
@@ -32,7 +41,11 @@ impl Page {
     }
 
     fn text(&self, id: &str) -> String {
-        self.get(id).text_content().unwrap_or_default().trim().to_owned()
+        self.get(id)
+            .text_content()
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
     }
 
     fn input(&self, id: &str) -> HtmlInputElement {
@@ -69,12 +82,17 @@ impl Page {
             .data();
         let inked = data.chunks(4).filter(|p| p[0] < 200 || p[2] < 200).count();
         assert!(inked > 1_000, "canvas #{id} is blank");
-        data.iter()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+        data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
     }
 
     fn charts(&self) -> [u64; 3] {
-        [self.pixels("chart-restarts"), self.pixels("chart-delays"), self.pixels("chart-load")]
+        [
+            self.pixels("chart-restarts"),
+            self.pixels("chart-delays"),
+            self.pixels("chart-load"),
+        ]
     }
 }
 
@@ -155,7 +173,12 @@ async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
         error.contains("CrashLoopBackOff.MaxContainerRestartPeriod (got: 301 seconds) must be set between 1s and 300s"),
         "{error}"
     );
-    assert_eq!(page.input("max-container-restart-period").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(
+        page.input("max-container-restart-period")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
     // The last valid result stays.
     assert_eq!(page.text("sum-restarts-pod-all"), good_figure);
     assert_eq!(page.charts(), good_charts);
@@ -163,11 +186,16 @@ async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
     // Gate off with the field set: the shipped kubelet refuses to start.
     page.type_into("max-container-restart-period", "4s").await;
     page.click_checkbox("gate-max").await;
-    assert!(page.text("max-container-restart-period-error").contains("FeatureGate KubeletCrashLoopBackOffMax not enabled"));
+    assert!(page
+        .text("max-container-restart-period-error")
+        .contains("FeatureGate KubeletCrashLoopBackOffMax not enabled"));
 
     // Garbage is a Go parse error, not a panic; the page keeps working.
-    page.type_into("max-container-restart-period", "4 seconds").await;
-    assert!(page.text("max-container-restart-period-error").contains("time: unknown unit"));
+    page.type_into("max-container-restart-period", "4 seconds")
+        .await;
+    assert!(page
+        .text("max-container-restart-period-error")
+        .contains("time: unknown unit"));
     page.click_checkbox("gate-max").await;
     page.type_into("max-container-restart-period", "").await;
     assert_eq!(page.text("max-container-restart-period-error"), "");

@@ -9,7 +9,12 @@ use crashloop_explorer::engine::{
 
 const S: u64 = 1000;
 
-fn config(semantics: Semantics, reduce: Option<bool>, max_gate: Option<bool>, period: Option<&str>) -> KubeletConfig {
+fn config(
+    semantics: Semantics,
+    reduce: Option<bool>,
+    max_gate: Option<bool>,
+    period: Option<&str>,
+) -> KubeletConfig {
     let mut c = KubeletConfig {
         semantics: Some(semantics),
         ..Default::default()
@@ -53,15 +58,47 @@ fn secs(v: &[u64]) -> Vec<u64> {
 fn kep_4603_conflict_table() {
     use Semantics::Kep;
     // scenario | ReduceDefaultCrashLoopBackoffDecay | EnableKubeletCrashLoopBackoffMax | initial | max
-    assert_eq!(curve(&config(Kep, Some(false), Some(false), None)), (10, 300), "today's behavior");
-    assert_eq!(curve(&config(Kep, Some(true), Some(false), None)), (1, 60), "new default only");
-    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("60s"))), (10, 60), "faster per node");
-    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("2s"))), (2, 2));
-    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("2s"))), (1, 2));
-    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("30s"))), (1, 30));
-    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("300s"))), (1, 300), "slower per node");
-    assert_eq!(curve(&config(Kep, Some(true), Some(true), Some("61s"))), (1, 61));
-    assert_eq!(curve(&config(Kep, Some(false), Some(true), Some("300s"))), (10, 300), "reimplements today");
+    assert_eq!(
+        curve(&config(Kep, Some(false), Some(false), None)),
+        (10, 300),
+        "today's behavior"
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(true), Some(false), None)),
+        (1, 60),
+        "new default only"
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(false), Some(true), Some("60s"))),
+        (10, 60),
+        "faster per node"
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(false), Some(true), Some("2s"))),
+        (2, 2)
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(true), Some(true), Some("2s"))),
+        (1, 2)
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(true), Some(true), Some("30s"))),
+        (1, 30)
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(true), Some(true), Some("300s"))),
+        (1, 300),
+        "slower per node"
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(true), Some(true), Some("61s"))),
+        (1, 61)
+    );
+    assert_eq!(
+        curve(&config(Kep, Some(false), Some(true), Some("300s"))),
+        (10, 300),
+        "reimplements today"
+    );
     for reduce in [false, true] {
         assert_eq!(
             refusal(&config(Kep, Some(reduce), Some(true), Some("301s"))),
@@ -75,15 +112,23 @@ fn kep_4603_conflict_table() {
 #[test]
 fn kep_5593_conflict_table() {
     for semantics in [Semantics::Kep, Semantics::Kubelet] {
-        let initial = |gate: bool, p: Option<&str>| curve(&config(semantics, None, Some(gate), p)).0;
+        let initial =
+            |gate: bool, p: Option<&str>| curve(&config(semantics, None, Some(gate), p)).0;
         assert_eq!(initial(false, None), 10, "today's behavior");
         assert_eq!(initial(true, Some("2s")), 2, "faster per node config");
         assert_eq!(initial(true, Some("10s")), 10, "slower per node config");
         // The KEP's row says 11s; its own rule (initial = max only when max < initial)
         // and the kubelet both give 10 s. A slip in the table, not a behaviour.
-        assert_eq!(initial(true, Some("11s")), 10, "KEP table row '11s → 11s' is a slip");
+        assert_eq!(
+            initial(true, Some("11s")),
+            10,
+            "KEP table row '11s → 11s' is a slip"
+        );
         assert_eq!(initial(true, Some("300s")), 10);
-        assert!(resolve(&config(semantics, None, Some(true), Some("301s"))).is_err(), "kubelet crashes");
+        assert!(
+            resolve(&config(semantics, None, Some(true), Some("301s"))).is_err(),
+            "kubelet crashes"
+        );
     }
 }
 
@@ -94,9 +139,15 @@ fn kubelet_differs_from_the_kep_where_the_source_does() {
     assert_eq!(curve(&config(Kubelet, None, None, Some("4s"))), (4, 4));
     assert_eq!(curve(&config(Kubelet, None, None, None)), (10, 300));
     // Both gates on, field unset: the kubelet reads 300 s, the KEP keeps 60 s.
-    assert_eq!(curve(&config(Kubelet, Some(true), Some(true), None)), (1, 300));
+    assert_eq!(
+        curve(&config(Kubelet, Some(true), Some(true), None)),
+        (1, 300)
+    );
     assert_eq!(curve(&config(Kep, Some(true), Some(true), None)), (1, 60));
-    assert_eq!(curve(&config(Kubelet, Some(true), Some(false), None)), (1, 60));
+    assert_eq!(
+        curve(&config(Kubelet, Some(true), Some(false), None)),
+        (1, 60)
+    );
     // Field set with the gate off: the kubelet refuses, the KEP warns and ignores.
     assert_eq!(
         refusal(&config(Kubelet, None, Some(false), Some("4s"))),
@@ -104,7 +155,11 @@ fn kubelet_differs_from_the_kep_where_the_source_does() {
     );
     let kep = resolve(&config(Kep, None, Some(false), Some("4s"))).unwrap();
     assert_eq!((kep.initial_ms, kep.max_ms), (10_000, 300_000));
-    assert!(kep.warnings[0].contains("does not honor"), "{:?}", kep.warnings);
+    assert!(
+        kep.warnings[0].contains("does not honor"),
+        "{:?}",
+        kep.warnings
+    );
     // Both refusals at once, in Kubernetes' aggregate form.
     assert_eq!(
         refusal(&config(Kubelet, None, Some(false), Some("0.5s"))),
@@ -126,9 +181,18 @@ fn every_refusal() {
     assert!(r("4x").ends_with(r#"time: unknown unit "x" in duration "4x""#));
     assert!(r("").ends_with(r#"time: invalid duration """#));
     // The bounds themselves are valid.
-    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("1s"))), (1, 1));
-    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("5m"))), (10, 300));
-    assert_eq!(curve(&config(Semantics::Kubelet, None, Some(true), Some("1m30s"))), (10, 90));
+    assert_eq!(
+        curve(&config(Semantics::Kubelet, None, Some(true), Some("1s"))),
+        (1, 1)
+    );
+    assert_eq!(
+        curve(&config(Semantics::Kubelet, None, Some(true), Some("5m"))),
+        (10, 300)
+    );
+    assert_eq!(
+        curve(&config(Semantics::Kubelet, None, Some(true), Some("1m30s"))),
+        (10, 90)
+    );
 }
 
 #[test]
@@ -150,7 +214,10 @@ fn kubelet_configuration_json_shape() {
     assert_eq!(c.semantics, Some(Semantics::Kep));
     // KEP semantics: the max gate is alpha and off, so the field is ignored.
     let b = resolve(&c).unwrap();
-    assert_eq!((b.initial_ms, b.max_ms, b.reset_after_ms), (1_000, 60_000, 600_000));
+    assert_eq!(
+        (b.initial_ms, b.max_ms, b.reset_after_ms),
+        (1_000, 60_000, 600_000)
+    );
     let json = serde_json::to_value(&b).unwrap();
     assert_eq!(json["initialMs"], 1000);
     assert_eq!(json["maxMs"], 60000);
@@ -161,14 +228,20 @@ fn kubelet_configuration_json_shape() {
 #[test]
 fn todays_default_kep_model() {
     let t = simulate(&custom(10_000, 300_000, 0, Semantics::Kep));
-    assert_eq!(secs(&t.restarts_at_ms[..8]), [10, 30, 70, 150, 310, 610, 910, 1210]);
+    assert_eq!(
+        secs(&t.restarts_at_ms[..8]),
+        [10, 30, 70, 150, 310, 610, 910, 1210]
+    );
     assert_eq!(secs(&t.delays_ms[..7]), [10, 20, 40, 80, 160, 300, 300]);
 }
 
 #[test]
 fn reduced_curve_kep_model() {
     let t = simulate(&custom(1_000, 60_000, 0, Semantics::Kep));
-    assert_eq!(secs(&t.restarts_at_ms[..9]), [1, 3, 7, 15, 31, 63, 123, 183, 243]);
+    assert_eq!(
+        secs(&t.restarts_at_ms[..9]),
+        [1, 3, 7, 15, 31, 63, 123, 183, 243]
+    );
 }
 
 // k/k#133472: the first exit restarts at once, then 10, 20, 40... s.
@@ -188,7 +261,10 @@ fn kep_windows_for_1s_initial() {
     let t = simulate(&custom(1_000, 300_000, 0, Semantics::Kep));
     assert_eq!(t.restarts_in_windows(&[10_000, 30_000, 70_000]), [3, 1, 2]);
     let today = simulate(&custom(10_000, 300_000, 0, Semantics::Kep));
-    assert_eq!(today.restarts_in_windows(&[10_000, 30_000, 70_000, 150_000, 310_000]), [1, 1, 1, 1, 1]);
+    assert_eq!(
+        today.restarts_in_windows(&[10_000, 30_000, 70_000, 150_000, 310_000]),
+        [1, 1, 1, 1, 1]
+    );
 }
 
 // A 10 s crash interval: 4 restarts in the first 5 minutes under today's default.
@@ -203,9 +279,17 @@ fn ten_second_crasher_first_five_minutes() {
 fn reset_after_a_long_run() {
     // Runs of 601 s exceed the flat 600 s threshold: every wait is the first one.
     let long = simulate(&custom(10_000, 300_000, 601_000, Semantics::Kep));
-    assert!(long.delays_ms.iter().all(|&d| d == 10_000), "{:?}", long.delays_ms);
+    assert!(
+        long.delays_ms.iter().all(|&d| d == 10_000),
+        "{:?}",
+        long.delays_ms
+    );
     let long = simulate(&custom(10_000, 300_000, 601_000, Semantics::Kubelet));
-    assert!(long.delays_ms.iter().all(|&d| d == 0), "{:?}", long.delays_ms);
+    assert!(
+        long.delays_ms.iter().all(|&d| d == 0),
+        "{:?}",
+        long.delays_ms
+    );
     // 600 s exactly is not longer than the threshold: the curve keeps doubling.
     let edge = simulate(&custom(10_000, 300_000, 600_000, Semantics::Kep));
     assert_eq!(secs(&edge.delays_ms), [10, 20]);
@@ -269,11 +353,19 @@ fn scenario_json_and_validation() {
     assert_eq!(timeline["delaysMs"][1], 2000);
     assert!(timeline["nodeRequestsPerWindow"].is_array());
 
-    let err = |json: &str| serde_json::from_str::<Scenario>(json).unwrap_err().to_string();
+    let err = |json: &str| {
+        serde_json::from_str::<Scenario>(json)
+            .unwrap_err()
+            .to_string()
+    };
     assert!(err(r#"{"pods": 0}"#).contains("pods must be between 1 and 250 (got 0)"));
     assert!(err(r#"{"pods": 1000000000}"#).contains("pods must be between 1 and 250"));
-    assert!(err(r#"{"initialMs": 1}"#).contains("initialMs must be between 25 ms and 1 min (got 1 ms)"));
-    assert!(err(r#"{"horizonMs": 999999999999}"#).contains("horizonMs must be between 1 min and 24 h"));
+    assert!(
+        err(r#"{"initialMs": 1}"#).contains("initialMs must be between 25 ms and 1 min (got 1 ms)")
+    );
+    assert!(
+        err(r#"{"horizonMs": 999999999999}"#).contains("horizonMs must be between 1 min and 24 h")
+    );
     assert!(err(r#"{"initialMs": 1000, "config": {}}"#).contains("not both"));
     assert!(err(r#"{"intialMs": 1000}"#).contains("unknown field `intialMs`"));
     assert!(err(r#"{"pods": -1}"#).contains("invalid value"));

@@ -98,12 +98,42 @@ fn SummaryTable(p: &SummaryProps) -> Html {
     };
     type Pick = fn(&Counts) -> i64;
     let rows: [(&str, String, Pick, bool); 6] = [
-        ("restarts-pod-5m", format!("Restarts per pod, {first}"), |c| c.restarts_per_pod, true),
-        ("restarts-pod-all", format!("Restarts per pod, {horizon}"), |c| c.restarts_per_pod, false),
-        ("restarts-node-5m", format!("Restarts on the node, {first}"), |c| c.restarts_per_node, true),
-        ("restarts-node-all", format!("Restarts on the node, {horizon}"), |c| c.restarts_per_node, false),
-        ("requests-node-5m", format!("/pods requests from the node, {first}"), |c| c.requests_per_node, true),
-        ("requests-node-all", format!("/pods requests from the node, {horizon}"), |c| c.requests_per_node, false),
+        (
+            "restarts-pod-5m",
+            format!("Restarts per pod, {first}"),
+            |c| c.restarts_per_pod,
+            true,
+        ),
+        (
+            "restarts-pod-all",
+            format!("Restarts per pod, {horizon}"),
+            |c| c.restarts_per_pod,
+            false,
+        ),
+        (
+            "restarts-node-5m",
+            format!("Restarts on the node, {first}"),
+            |c| c.restarts_per_node,
+            true,
+        ),
+        (
+            "restarts-node-all",
+            format!("Restarts on the node, {horizon}"),
+            |c| c.restarts_per_node,
+            false,
+        ),
+        (
+            "requests-node-5m",
+            format!("/pods requests from the node, {first}"),
+            |c| c.requests_per_node,
+            true,
+        ),
+        (
+            "requests-node-all",
+            format!("/pods requests from the node, {horizon}"),
+            |c| c.requests_per_node,
+            false,
+        ),
     ];
     let cell = |id: String, v: String| html! { <td id={id}>{ v }</td> };
     html! {
@@ -170,7 +200,11 @@ pub fn App() -> Html {
     let shown = state.shown.clone();
     let b = &shown.0.backoff;
     let custom = c.source == CurveSource::Custom;
-    let config_error = state.config.as_ref().err().map(|e| AttrValue::from(e.to_string()));
+    let config_error = state
+        .config
+        .as_ref()
+        .err()
+        .map(|e| AttrValue::from(e.to_string()));
     let scenario_error = state.error.as_ref().map(|e| e.to_string());
     let gate_default = match c.model {
         Semantics::Kubelet => "1.35 default: on (beta)",

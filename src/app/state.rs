@@ -89,8 +89,14 @@ impl Controls {
         let period = self.max_container_restart_period.trim();
         KubeletConfig {
             feature_gates: [
-                (REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY.to_owned(), self.reduce_decay),
-                (KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(), self.back_off_max_gate),
+                (
+                    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY.to_owned(),
+                    self.reduce_decay,
+                ),
+                (
+                    KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(),
+                    self.back_off_max_gate,
+                ),
             ]
             .into(),
             crash_loop_back_off: CrashLoopBackOffConfig {

@@ -76,9 +76,7 @@ impl<K: Ord + Clone> Backoff<K> {
                 delay.min(self.max)
             }
             // initEntryUnsafe: the initial value plus jitter, not capped.
-            _ => self
-                .initial
-                .saturating_add(self.jitter(self.initial, rng)),
+            _ => self.initial.saturating_add(self.jitter(self.initial, rng)),
         }
     }
 

@@ -130,10 +130,9 @@ impl KubeletConfig {
     /// A gate's value, or its default in the chosen semantics: in kubelet 1.35
     /// KubeletCrashLoopBackOffMax is beta and on; in the KEPs both are alpha, off.
     pub fn gate(&self, name: &str) -> bool {
-        self.feature_gates
-            .get(name)
-            .copied()
-            .unwrap_or(self.semantics() == Semantics::Kubelet && name == KUBELET_CRASH_LOOP_BACK_OFF_MAX)
+        self.feature_gates.get(name).copied().unwrap_or(
+            self.semantics() == Semantics::Kubelet && name == KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+        )
     }
 }
 
@@ -150,11 +149,17 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
             g.as_str() != REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
                 && g.as_str() != KUBELET_CRASH_LOOP_BACK_OFF_MAX
         })
-        .map(|g| format!("feature gate {g} does not change the restart curve; the explorer ignores it"))
+        .map(|g| {
+            format!("feature gate {g} does not change the restart curve; the explorer ignores it")
+        })
         .collect();
     let mut errors = vec![];
 
-    let period_ms = match config.crash_loop_back_off.max_container_restart_period.as_deref() {
+    let period_ms = match config
+        .crash_loop_back_off
+        .max_container_restart_period
+        .as_deref()
+    {
         None => None,
         Some(text) => match parse_go_duration(text) {
             Err(e) => {

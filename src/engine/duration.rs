@@ -75,7 +75,10 @@ fn leading_fraction(s: &str) -> (u64, f64, &str) {
         if overflow {
             continue;
         }
-        match x.checked_mul(10).and_then(|y| y.checked_add(u64::from(b - b'0'))) {
+        match x
+            .checked_mul(10)
+            .and_then(|y| y.checked_add(u64::from(b - b'0')))
+        {
             Some(y) if y <= 1 << 63 => {
                 x = y;
                 scale *= 10.0;
@@ -277,10 +280,7 @@ mod tests {
             parse_go_duration("9223372036854775807ns"),
             Ok(9_223_372_036_854_775_807)
         );
-        assert_eq!(
-            parse_go_duration("-9223372036854775808ns"),
-            Ok(i64::MIN)
-        );
+        assert_eq!(parse_go_duration("-9223372036854775808ns"), Ok(i64::MIN));
     }
 
     #[test]

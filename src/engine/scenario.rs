@@ -76,7 +76,10 @@ pub enum ScenarioError {
     /// The kubelet would refuse this configuration.
     Config(ConfigError),
     /// A value outside what the explorer models.
-    OutOfRange { field: &'static str, message: String },
+    OutOfRange {
+        field: &'static str,
+        message: String,
+    },
     /// Both a custom curve and a config.
     Conflict(String),
 }
@@ -133,13 +136,13 @@ impl TryFrom<ScenarioSpec> for Scenario {
         check("runMs", spec.run_ms, &RUN_RANGE_MS, show_ms)?;
         check("horizonMs", spec.horizon_ms, &HORIZON_RANGE_MS, show_ms)?;
         check("pods", spec.pods, &PODS_RANGE, |p| p.to_string())?;
-        let custom = spec.initial_ms.is_some() || spec.max_ms.is_some() || spec.reset_after_ms.is_some();
+        let custom =
+            spec.initial_ms.is_some() || spec.max_ms.is_some() || spec.reset_after_ms.is_some();
         let backoff = match &spec.config {
-            Some(_) if custom => {
-                return Err(ScenarioError::Conflict(
-                    "give either a custom curve (initialMs, maxMs, resetAfterMs) or a config, not both".into(),
-                ))
-            }
+            Some(_) if custom => return Err(ScenarioError::Conflict(
+                "give either a custom curve (initialMs, maxMs, resetAfterMs) or a config, not both"
+                    .into(),
+            )),
             Some(config) => {
                 let mut config = config.clone();
                 config.semantics = Some(config.semantics.unwrap_or(spec.model));

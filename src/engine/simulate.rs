@@ -134,8 +134,18 @@ pub struct Exploration {
 /// Restart times and waits for one container. The kubelet model follows
 /// `doBackOff`: no entry yet (or an expired one) means start now, so the first
 /// exit restarts at once (k/k#133472). The KEP model waits the curve every time.
-fn restarts(b: &EffectiveBackoff, run_ms: Ms, horizon_ms: Ms, model: Semantics) -> (Vec<Ms>, Vec<Ms>) {
-    let mut backoff = Backoff::new(b.initial_ms, b.max_ms, 0.0, ExpiryRule::After(b.reset_after_ms));
+fn restarts(
+    b: &EffectiveBackoff,
+    run_ms: Ms,
+    horizon_ms: Ms,
+    model: Semantics,
+) -> (Vec<Ms>, Vec<Ms>) {
+    let mut backoff = Backoff::new(
+        b.initial_ms,
+        b.max_ms,
+        0.0,
+        ExpiryRule::After(b.reset_after_ms),
+    );
     // CrashLoopBackOff's jitter factor is 0: the generator is never drawn from.
     let mut rng = SplitMix64::new(0);
     let key = ();
@@ -144,7 +154,9 @@ fn restarts(b: &EffectiveBackoff, run_ms: Ms, horizon_ms: Ms, model: Semantics) 
     while at.len() < MAX_RESTARTS {
         let exit = started + run_ms;
         let delay = match model {
-            Semantics::Kubelet if backoff.is_in_back_off_since(&key, exit, exit) => backoff.get(&key),
+            Semantics::Kubelet if backoff.is_in_back_off_since(&key, exit, exit) => {
+                backoff.get(&key)
+            }
             Semantics::Kubelet => 0,
             Semantics::Kep => backoff.next_value(&key, exit, &mut rng),
         };
@@ -168,8 +180,12 @@ fn restarts(b: &EffectiveBackoff, run_ms: Ms, horizon_ms: Ms, model: Semantics) 
 /// does not depend on the number of pods.
 pub fn simulate(scenario: &Scenario) -> Timeline {
     let horizon_ms = scenario.horizon_ms();
-    let (restarts_at_ms, delays_ms) =
-        restarts(scenario.backoff(), scenario.run_ms(), horizon_ms, scenario.model());
+    let (restarts_at_ms, delays_ms) = restarts(
+        scenario.backoff(),
+        scenario.run_ms(),
+        horizon_ms,
+        scenario.model(),
+    );
     let windows = horizon_ms.div_ceil(LOAD_WINDOW_MS).max(1) as usize;
     let per_restart = REQUESTS_PER_RESTART * u64::from(scenario.pods());
     let mut node_requests_per_window = vec![0u64; windows];

@@ -1,0 +1,96 @@
+# Sourced by serve.sh and test.sh: installs what is missing, says what it
+# installs, and sets up the wasm build. Safe to run again: it installs nothing twice.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TRUNK_VERSION=0.21.14
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+WASM_BINDGEN_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock")
+WASM_OPT_VERSION=132
+# Set when rustup could not add the wasm32 target (no download possible here).
+RUSTUP_WASM_MARKER="$ROOT/target/.rustup-wasm32-unavailable"
+
+say() { printf '\n\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_install() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -q
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q "${missing[@]}"
+}
+
+require_cargo() {
+  command -v cargo >/dev/null && command -v rustup >/dev/null ||
+    die "cargo and rustup are needed (this machine kind ships them); install Rust with rustup first"
+}
+
+# WASM_MODE=rustup where `rustup target add` works; otherwise Debian's
+# rustc-web, building std from its sources (rust-web-src).
+setup_wasm_target() {
+  require_cargo
+  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    WASM_MODE=rustup
+  elif [ ! -e "$RUSTUP_WASM_MARKER" ] && {
+    say "adding the wasm32-unknown-unknown target with rustup"
+    timeout 120 rustup target add wasm32-unknown-unknown
+  }; then
+    WASM_MODE=rustup
+  else
+    if [ ! -e "$RUSTUP_WASM_MARKER" ]; then
+      mkdir -p "$ROOT/target" && : >"$RUSTUP_WASM_MARKER"
+      say "rustup cannot download the wasm32 standard library here: using Debian's rustc-web with std built from source"
+    fi
+    apt_install rustc-web cargo-web rust-web-src
+    WASM_MODE=debian
+    local host
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    WASM_LINKER="$(rustc --print sysroot)/lib/rustlib/$host/bin/rust-lld"
+    [ -x "$WASM_LINKER" ] || die "rust-lld not found at $WASM_LINKER"
+  fi
+}
+
+# Runs a command with the environment a wasm build needs.
+with_wasm_env() {
+  if [ "${WASM_MODE:-}" = debian ]; then
+    env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$WASM_LINKER" "$@"
+  else
+    "$@"
+  fi
+}
+
+ensure_cargo_tool() { # binary version crate [extra cargo install flags]
+  local bin=$1 version=$2 crate=$3
+  shift 3
+  if command -v "$bin" >/dev/null && "$bin" --version 2>/dev/null | grep -qw "$version"; then return 0; fi
+  say "installing $crate $version with cargo install (trunk takes ~25 min on 2 cores the first time)"
+  cargo install "$crate" --version "$version" "$@"
+}
+
+ensure_wasm_opt() {
+  if "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -qw "version $WASM_OPT_VERSION"; then return 0; fi
+  command -v npm >/dev/null || apt_install nodejs npm
+  say "installing wasm-opt $WASM_OPT_VERSION (npm package binaryen, into node_modules/)"
+  (cd "$ROOT" && npm ci --no-audit --no-fund)
+}
+
+# Everything the app build needs: the wasm target, wasm-bindgen, wasm-opt, trunk.
+setup_build_tools() {
+  setup_wasm_target
+  ensure_cargo_tool wasm-bindgen "$WASM_BINDGEN_VERSION" wasm-bindgen-cli
+  ensure_wasm_opt
+  ensure_cargo_tool trunk "$TRUNK_VERSION" trunk --locked
+  export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+}
+
+# Plus a browser for the browser tests.
+setup_test_tools() {
+  setup_build_tools
+  apt_install chromium chromium-driver
+  export CHROMEDRIVER=/usr/bin/chromedriver
+}
