@@ -31,9 +31,12 @@ require_cargo() {
 
 # WASM_MODE=rustup where `rustup target add` works; otherwise Debian's
 # rustc-web, building std from its sources (rust-web-src).
+# WASM_TOOLCHAIN=debian forces the second route (to test it where rustup works).
 setup_wasm_target() {
   require_cargo
-  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  if [ "${WASM_TOOLCHAIN:-}" = debian ]; then
+    use_debian_rustc
+  elif rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
     WASM_MODE=rustup
   elif [ ! -e "$RUSTUP_WASM_MARKER" ] && {
     say "adding the wasm32-unknown-unknown target with rustup"
@@ -45,13 +48,18 @@ setup_wasm_target() {
       mkdir -p "$ROOT/target" && : >"$RUSTUP_WASM_MARKER"
       say "rustup cannot download the wasm32 standard library here: using Debian's rustc-web with std built from source"
     fi
-    apt_install rustc-web cargo-web rust-web-src
-    WASM_MODE=debian
-    local host
-    host=$(rustc -vV | sed -n 's/^host: //p')
-    WASM_LINKER="$(rustc --print sysroot)/lib/rustlib/$host/bin/rust-lld"
-    [ -x "$WASM_LINKER" ] || die "rust-lld not found at $WASM_LINKER"
+    use_debian_rustc
   fi
+}
+
+use_debian_rustc() {
+  apt_install rustc-web cargo-web rust-web-src
+  WASM_MODE=debian
+  local host
+  host=$(rustc -vV | sed -n 's/^host: //p')
+  # rustup's toolchain ships the linker Debian's rustc-web lacks.
+  WASM_LINKER="$(rustc --print sysroot)/lib/rustlib/$host/bin/rust-lld"
+  [ -x "$WASM_LINKER" ] || die "rust-lld not found at $WASM_LINKER"
 }
 
 # Runs a command with the environment a wasm build needs.

@@ -105,6 +105,11 @@ fn number_label(v: &f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
+/// A legend's sample of a series' line.
+fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+}
+
 fn max_of(points: &[(f64, f64)]) -> f64 {
     points.iter().map(|p| p.1).fold(0.0, f64::max)
 }
@@ -138,7 +143,8 @@ fn draw_pair<DB: DrawingBackend>(
             x_desc.to_owned(),
         ),
     };
-    let y_max = (max_of(&current).max(max_of(&reference)) * 1.08).max(1.0);
+    // Headroom above the data for the legend, so it never hides a series.
+    let y_max = (max_of(&current).max(max_of(&reference)) * 1.35).max(1.0);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(8)
@@ -161,14 +167,14 @@ fn draw_pair<DB: DrawingBackend>(
             REFERENCE.stroke_width(2),
         ))?
         .label("today's default (10 s / 5 min)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE.stroke_width(2)));
+        .legend(swatch(REFERENCE));
     chart
         .draw_series(LineSeries::new(
             current.iter().copied(),
             CURRENT.stroke_width(2),
         ))?
         .label("this configuration")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], CURRENT.stroke_width(2)));
+        .legend(swatch(CURRENT));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

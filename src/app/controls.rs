@@ -3,6 +3,23 @@
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+use yew::TargetCast;
+
+/// A callback for an `<input>`'s events that emits what `read` makes of the
+/// element, and nothing when it makes nothing of it.
+fn from_input<E: TargetCast + 'static, T: 'static>(
+    cb: Callback<T>,
+    read: impl Fn(&HtmlInputElement) -> Option<T> + 'static,
+) -> Callback<E> {
+    Callback::from(move |e: E| {
+        if let Some(v) = e
+            .target_dyn_into::<HtmlInputElement>()
+            .and_then(|i| read(&i))
+        {
+            cb.emit(v);
+        }
+    })
+}
 
 #[derive(Properties, PartialEq)]
 pub struct SliderProps {
@@ -23,15 +40,11 @@ pub struct SliderProps {
 #[function_component]
 pub fn Slider(p: &SliderProps) -> Html {
     let positions = p.positions;
-    let onchange = p.onchange.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        let pos = e
-            .target_dyn_into::<HtmlInputElement>()
-            .and_then(|i| i.value().parse::<usize>().ok())
-            .filter(|&pos| pos < positions);
-        if let Some(pos) = pos {
-            onchange.emit(pos);
-        }
+    let oninput = from_input::<InputEvent, _>(p.onchange.clone(), move |i| {
+        i.value()
+            .parse::<usize>()
+            .ok()
+            .filter(|&pos| pos < positions)
     });
     let value_id = format!("{}-value", p.id);
     html! {
@@ -57,12 +70,7 @@ pub struct CheckboxProps {
 
 #[function_component]
 pub fn Checkbox(p: &CheckboxProps) -> Html {
-    let cb = p.onchange.clone();
-    let onchange = Callback::from(move |e: Event| {
-        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-            cb.emit(i.checked());
-        }
-    });
+    let onchange = from_input::<Event, _>(p.onchange.clone(), |i| Some(i.checked()));
     html! {
         <div class="control checkbox">
             <input type="checkbox" id={p.id.clone()} checked={p.checked} {onchange} />
@@ -86,12 +94,7 @@ pub struct TextFieldProps {
 
 #[function_component]
 pub fn TextField(p: &TextFieldProps) -> Html {
-    let cb = p.oninput.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-            cb.emit(i.value());
-        }
-    });
+    let oninput = from_input::<InputEvent, _>(p.oninput.clone(), |i| Some(i.value()));
     let error_id = format!("{}-error", p.id);
     html! {
         <div class="control text">

@@ -198,25 +198,23 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut c = self.controls.clone();
         let (initial, max) = self.current_curve();
+        // Touching the configuration goes back to the configured curve.
+        if matches!(
+            action,
+            Action::Model(_)
+                | Action::ReduceDecay(_)
+                | Action::BackOffMaxGate(_)
+                | Action::MaxContainerRestartPeriod(_)
+                | Action::UseConfig
+        ) {
+            c.source = CurveSource::Config;
+        }
         match action {
-            // Touching the configuration goes back to the configured curve.
-            Action::Model(m) => {
-                c.model = m;
-                c.source = CurveSource::Config;
-            }
-            Action::ReduceDecay(on) => {
-                c.reduce_decay = on;
-                c.source = CurveSource::Config;
-            }
-            Action::BackOffMaxGate(on) => {
-                c.back_off_max_gate = on;
-                c.source = CurveSource::Config;
-            }
-            Action::MaxContainerRestartPeriod(text) => {
-                c.max_container_restart_period = text;
-                c.source = CurveSource::Config;
-            }
-            Action::UseConfig => c.source = CurveSource::Config,
+            Action::Model(m) => c.model = m,
+            Action::ReduceDecay(on) => c.reduce_decay = on,
+            Action::BackOffMaxGate(on) => c.back_off_max_gate = on,
+            Action::MaxContainerRestartPeriod(text) => c.max_container_restart_period = text,
+            Action::UseConfig => {}
             // Moving a curve slider starts a what-if from the curve in use.
             Action::Initial(v) => {
                 c.source = CurveSource::Custom;

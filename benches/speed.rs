@@ -1,0 +1,91 @@
+//! Engine cost, measured (not asserted): `cargo bench --bench speed`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use crashloop_explorer::chart::{draw_delays, draw_load, draw_restarts};
+use crashloop_explorer::engine::{
+    explore, resolve, simulate, KubeletConfig, Scenario, ScenarioSpec,
+};
+use plotters::prelude::*;
+
+/// Median time per call over enough calls to fill ~0.3 s.
+fn measure(name: &str, mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    let mut calls = 0u32;
+    while start.elapsed() < Duration::from_millis(50) {
+        f();
+        calls += 1;
+    }
+    let batch = calls.max(1);
+    let mut samples: Vec<Duration> = (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..batch {
+                f();
+            }
+            t.elapsed() / batch
+        })
+        .collect();
+    samples.sort();
+    let median = samples[3];
+    println!("{name:<58} {:>12.3} µs", median.as_secs_f64() * 1e6);
+    median
+}
+
+fn scenario(initial: u64, max: u64, horizon: u64, pods: u32) -> Scenario {
+    Scenario::try_from(ScenarioSpec {
+        initial_ms: Some(initial),
+        max_ms: Some(max),
+        horizon_ms: horizon,
+        pods,
+        ..Default::default()
+    })
+    .expect("valid")
+}
+
+fn main() {
+    let config: KubeletConfig = serde_json::from_str(
+        r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}, "crashLoopBackOff": {"maxContainerRestartPeriod": "4s"}}"#,
+    )
+    .expect("json");
+    measure("resolve (gates + maxContainerRestartPeriod)", || {
+        black_box(resolve(black_box(&config)).ok());
+    });
+    let default = scenario(10_000, 300_000, 1_800_000, 110);
+    measure("simulate: default curve, 30 min, 110 pods", || {
+        black_box(simulate(black_box(&default)));
+    });
+    measure("explore (+ today's default): default, 30 min", || {
+        black_box(explore(black_box(&default)));
+    });
+    for pods in [1, 110, 250] {
+        let s = scenario(25, 1_000, 86_400_000, pods);
+        measure(
+            &format!("simulate: 25 ms / 1 s cap, 24 h, {pods} pods"),
+            || {
+                black_box(simulate(black_box(&s)));
+            },
+        );
+    }
+    let worst = scenario(25, 1_000, 86_400_000, 250);
+    let e = explore(&worst);
+    println!(
+        "  (worst case: {} restarts per pod)",
+        e.timeline.restarts_at_ms.len()
+    );
+    measure("explore: worst case (24 h, 1 s cap, 250 pods)", || {
+        black_box(explore(black_box(&worst)));
+    });
+    measure("draw 3 charts to SVG: worst case", || {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (720, 900)).into_drawing_area();
+            let parts = root.split_evenly((3, 1));
+            draw_restarts(&parts[0], &e).ok();
+            draw_delays(&parts[1], &e).ok();
+            draw_load(&parts[2], &e).ok();
+        }
+        black_box(out);
+    });
+}
