@@ -38,7 +38,7 @@ fn scenario(initial: u64, max: u64, horizon: u64, pods: u32) -> Scenario {
         initial_ms: Some(initial),
         max_ms: Some(max),
         horizon_ms: horizon,
-        pods,
+        pods: Some(pods),
         ..Default::default()
     })
     .expect("valid")

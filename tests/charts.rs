@@ -55,7 +55,7 @@ fn a_day_at_one_second_draws_folded() {
             initial_ms: Some(25),
             max_ms: Some(1000),
             horizon_ms: 86_400_000,
-            pods: 250,
+            pods: Some(250),
             ..Default::default()
         })
         .unwrap(),

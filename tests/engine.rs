@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crashloop_explorer::engine::{
-    explore, resolve, simulate, KubeletConfig, ResetRule, Scenario, ScenarioError, ScenarioSpec,
-    Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX as MAX_GATE,
+    explore, resolve, simulate, KubeletConfig, KubeletVersion, Requeue, Scenario, ScenarioError,
+    ScenarioSpec, Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX as MAX_GATE,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY as REDUCE,
 };
 
@@ -42,8 +42,9 @@ fn custom(initial_ms: u64, max_ms: u64, run_ms: u64, model: Semantics) -> Scenar
     Scenario::try_from(ScenarioSpec {
         initial_ms: Some(initial_ms),
         max_ms: Some(max_ms),
-        run_ms,
+        run_ms: Some(run_ms),
         model,
+        requeue: Some(Requeue::Ideal),
         ..Default::default()
     })
     .expect("valid scenario")
@@ -196,11 +197,54 @@ fn every_refusal() {
 }
 
 #[test]
-fn reset_threshold_flat_or_twice_max() {
-    let mut c = config(Semantics::Kubelet, Some(true), Some(false), None);
-    assert_eq!(resolve(&c).unwrap().reset_after_ms, 600_000);
-    c.reset_rule = ResetRule::TwiceMax;
-    assert_eq!(resolve(&c).unwrap().reset_after_ms, 120_000);
+fn kubelet_versions() {
+    let at = |v: KubeletVersion, c: KubeletConfig| KubeletConfig {
+        kubelet_version: Some(v),
+        ..c
+    };
+    let kubelet = |reduce, max, p| config(Semantics::Kubelet, reduce, max, p);
+    // Gates a version does not know: the kubelet refuses to start.
+    assert_eq!(
+        refusal(&at(KubeletVersion::V1_31, kubelet(None, Some(true), None))),
+        "failed to validate kubelet configuration, error: unrecognized feature gate: KubeletCrashLoopBackOffMax"
+    );
+    assert!(
+        refusal(&at(KubeletVersion::V1_32, kubelet(Some(true), None, None)))
+            .ends_with("unrecognized feature gate: ReduceDefaultCrashLoopBackOffDecay")
+    );
+    let reduced = kubelet(Some(true), Some(false), None);
+    assert_eq!(curve(&at(KubeletVersion::V1_33, reduced.clone())), (1, 60));
+    assert_eq!(
+        resolve(&at(KubeletVersion::V1_33, reduced))
+            .unwrap()
+            .reset_after_ms,
+        600_000
+    );
+    // KubeletCrashLoopBackOffMax is alpha (off) in 1.32-1.34: the field alone is refused.
+    for v in [
+        KubeletVersion::V1_32,
+        KubeletVersion::V1_33,
+        KubeletVersion::V1_34,
+    ] {
+        assert!(refusal(&at(v, kubelet(None, None, Some("4s")))).contains("not enabled"));
+        assert_eq!(curve(&at(v, kubelet(None, Some(true), Some("4s")))), (4, 4));
+    }
+    assert_eq!(
+        curve(&at(KubeletVersion::V1_35, kubelet(None, None, Some("4s")))),
+        (4, 4)
+    );
+    // 1.31 does not know the field: dropped, with a warning; its reset is 2 × max = 600 s.
+    let b = resolve(&at(KubeletVersion::V1_31, kubelet(None, None, Some("4s")))).unwrap();
+    assert_eq!(
+        (b.initial_ms, b.max_ms, b.reset_after_ms),
+        (10_000, 300_000, 600_000)
+    );
+    assert!(b.warnings[0].contains("dropped"), "{:?}", b.warnings);
+    assert!(b.notes.iter().any(|n| n.contains("2 × max")));
+    // The KEP model ignores versions.
+    let mut kep = config(Semantics::Kep, Some(true), None, None);
+    kep.kubelet_version = Some(KubeletVersion::V1_31);
+    assert_eq!(curve(&kep), (1, 60));
 }
 
 #[test]
@@ -294,19 +338,19 @@ fn reset_after_a_long_run() {
     let edge = simulate(&custom(10_000, 300_000, 600_000, Semantics::Kep));
     assert_eq!(secs(&edge.delays_ms), [10, 20]);
     assert_eq!(secs(&edge.restarts_at_ms), [610, 1230]);
-    // With the pre-1.32 rule and a 60 s max the reset comes after 120 s.
+    // A reset after 120 s (2 × a 60 s max, as before 1.32).
     let mut spec = ScenarioSpec {
-        config: Some(KubeletConfig {
-            reset_rule: ResetRule::TwiceMax,
-            ..config(Semantics::Kubelet, Some(true), Some(false), None)
-        }),
-        run_ms: 121_000,
+        initial_ms: Some(1_000),
+        max_ms: Some(60_000),
+        reset_after_ms: Some(120_000),
+        run_ms: Some(121_000),
         model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
         ..Default::default()
     };
     let t = simulate(&Scenario::try_from(spec.clone()).unwrap());
     assert!(t.delays_ms.iter().all(|&d| d == 0));
-    spec.run_ms = 120_000;
+    spec.run_ms = Some(120_000);
     let t = simulate(&Scenario::try_from(spec).unwrap());
     assert_eq!(secs(&t.delays_ms[..4]), [0, 1, 2, 4]);
 }
@@ -387,7 +431,7 @@ fn worst_case_stays_bounded() {
         initial_ms: Some(25),
         max_ms: Some(1_000),
         horizon_ms: 86_400_000,
-        pods: 250,
+        pods: Some(250),
         ..Default::default()
     })
     .unwrap();

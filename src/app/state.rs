@@ -77,8 +77,8 @@ impl Default for Controls {
             source: CurveSource::Config,
             custom_initial_ms: 10_000,
             custom_max_ms: 300_000,
-            run_ms: spec.run_ms,
-            pods: spec.pods,
+            run_ms: 0,
+            pods: crate::engine::scenario::DEFAULT_PODS,
             horizon_ms: spec.horizon_ms,
         }
     }
@@ -117,10 +117,11 @@ impl Controls {
             max_ms,
             reset_after_ms: None,
             config,
-            run_ms: self.run_ms,
+            run_ms: Some(self.run_ms),
             horizon_ms: self.horizon_ms,
-            pods: self.pods,
+            pods: Some(self.pods),
             model: self.model,
+            ..Default::default()
         }
     }
 }

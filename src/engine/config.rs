@@ -35,15 +35,73 @@ pub enum Semantics {
     Kubelet,
 }
 
-/// How the backoff counter resets after a long run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ResetRule {
-    /// A run longer than 600 s resets the curve (kubelet 1.32+, KEP-4603).
+/// Which kubelet: decides the reset rule, which gates exist and their
+/// defaults, and how the pod worker rechecks a container in backoff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub enum KubeletVersion {
+    /// 1.31 and older: reset after 2 × max; neither gate exists.
+    #[serde(rename = "1.31")]
+    V1_31,
+    /// Flat 600 s reset; KubeletCrashLoopBackOffMax alpha (off).
+    #[serde(rename = "1.32")]
+    V1_32,
+    /// ReduceDefaultCrashLoopBackOffDecay alpha (off) too.
+    #[serde(rename = "1.33")]
+    V1_33,
+    #[serde(rename = "1.34")]
+    V1_34,
+    /// KubeletCrashLoopBackOffMax beta (on); the pod worker requeues at the
+    /// backoff expiry (k/k#133066).
     #[default]
-    Flat10m,
-    /// client-go's default, 2 × max (kubelets before 1.32).
-    TwiceMax,
+    #[serde(rename = "1.35")]
+    V1_35,
+}
+
+impl KubeletVersion {
+    pub const ALL: [KubeletVersion; 5] = [
+        KubeletVersion::V1_31,
+        KubeletVersion::V1_32,
+        KubeletVersion::V1_33,
+        KubeletVersion::V1_34,
+        KubeletVersion::V1_35,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            KubeletVersion::V1_31 => "1.31",
+            KubeletVersion::V1_32 => "1.32",
+            KubeletVersion::V1_33 => "1.33",
+            KubeletVersion::V1_34 => "1.34",
+            KubeletVersion::V1_35 => "1.35",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == s)
+    }
+
+    /// A gate's default, or `None` where this kubelet does not know the gate.
+    pub fn gate_default(self, gate: &str) -> Option<bool> {
+        match gate {
+            KUBELET_CRASH_LOOP_BACK_OFF_MAX if self >= KubeletVersion::V1_35 => Some(true),
+            KUBELET_CRASH_LOOP_BACK_OFF_MAX if self >= KubeletVersion::V1_32 => Some(false),
+            REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY if self >= KubeletVersion::V1_33 => {
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// Before 1.32 the counter reset after 2 × max (client-go's default).
+    pub fn resets_after_twice_max(self) -> bool {
+        self < KubeletVersion::V1_32
+    }
+
+    /// From 1.35 the pod worker requeues at the backoff expiry (k/k#133066);
+    /// before, it rechecked every 10-15 s.
+    pub fn requeues_at_expiry(self) -> bool {
+        self >= KubeletVersion::V1_35
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,8 +124,10 @@ pub struct KubeletConfig {
     /// Unset: the scenario's model, or `kubelet` on its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub semantics: Option<Semantics>,
-    #[serde(default)]
-    pub reset_rule: ResetRule,
+    /// The kubelet modelled under `kubelet` semantics (unset: the scenario's,
+    /// or 1.35); the KEPs describe 1.32+.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubelet_version: Option<KubeletVersion>,
 }
 
 /// What a node's configuration resolves to.
@@ -77,6 +137,9 @@ pub struct EffectiveBackoff {
     pub initial_ms: Ms,
     pub max_ms: Ms,
     pub reset_after_ms: Ms,
+    /// Explicit waits before `maxMs` takes over (custom schedules only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule_ms: Vec<Ms>,
     /// How the values were reached, one line a step.
     #[serde(default)]
     pub notes: Vec<String>,
@@ -92,6 +155,7 @@ impl EffectiveBackoff {
             initial_ms: DEFAULT_INITIAL_MS,
             max_ms: DEFAULT_MAX_MS,
             reset_after_ms: FLAT_RESET_MS,
+            schedule_ms: vec![],
             notes: vec!["today's default curve: initial 10s, max 5m0s".to_owned()],
             warnings: vec![],
         }
@@ -127,12 +191,20 @@ impl KubeletConfig {
         self.semantics.unwrap_or_default()
     }
 
-    /// A gate's value, or its default in the chosen semantics: in kubelet 1.35
-    /// KubeletCrashLoopBackOffMax is beta and on; in the KEPs both are alpha, off.
+    pub fn kubelet_version(&self) -> KubeletVersion {
+        self.kubelet_version.unwrap_or_default()
+    }
+
+    /// A gate's value, or its default: in the KEPs both gates are alpha and
+    /// off; a kubelet's defaults depend on its version.
     pub fn gate(&self, name: &str) -> bool {
-        self.feature_gates.get(name).copied().unwrap_or(
-            self.semantics() == Semantics::Kubelet && name == KUBELET_CRASH_LOOP_BACK_OFF_MAX,
-        )
+        self.feature_gates
+            .get(name)
+            .copied()
+            .unwrap_or(match self.semantics() {
+                Semantics::Kep => false,
+                Semantics::Kubelet => self.kubelet_version().gate_default(name).unwrap_or(false),
+            })
     }
 }
 
@@ -142,24 +214,34 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
     let reduce = config.gate(REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY);
     let max_gate = config.gate(KUBELET_CRASH_LOOP_BACK_OFF_MAX);
     let mut notes = vec![];
-    let mut warnings: Vec<String> = config
-        .feature_gates
-        .keys()
-        .filter(|g| {
-            g.as_str() != REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
-                && g.as_str() != KUBELET_CRASH_LOOP_BACK_OFF_MAX
-        })
-        .map(|g| {
-            format!("feature gate {g} does not change the restart curve; the explorer ignores it")
-        })
-        .collect();
+    let version = config.kubelet_version();
+    let mut warnings = vec![];
     let mut errors = vec![];
-
-    let period_ms = match config
+    for gate in config.feature_gates.keys() {
+        let ours = gate == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
+            || gate == KUBELET_CRASH_LOOP_BACK_OFF_MAX;
+        if ours && semantics == Semantics::Kubelet && version.gate_default(gate).is_none() {
+            // component-base refuses gates it does not know, and the kubelet with it.
+            errors.push(format!("unrecognized feature gate: {gate}"));
+        } else if !ours {
+            warnings.push(format!(
+                "feature gate {gate} does not change the restart curve; the explorer ignores it"
+            ));
+        }
+    }
+    let field_unknown = semantics == Semantics::Kubelet && version < KubeletVersion::V1_32;
+    let period = config
         .crash_loop_back_off
         .max_container_restart_period
-        .as_deref()
-    {
+        .as_deref();
+    if field_unknown && period.is_some() {
+        warnings.push(format!(
+            "kubelet {} does not know crashLoopBackOff: the field is dropped when the config is decoded",
+            version.name()
+        ));
+    }
+
+    let period_ms = match period.filter(|_| !field_unknown) {
         None => None,
         Some(text) => match parse_go_duration(text) {
             Err(e) => {
@@ -240,20 +322,21 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
         ));
         initial = max;
     }
-    let reset_after_ms = match config.reset_rule {
-        ResetRule::Flat10m => FLAT_RESET_MS,
-        ResetRule::TwiceMax => {
-            notes.push(format!(
-                "reset after 2 × max = {} (kubelets before 1.32)",
-                format_go_duration_ms(max * 2)
-            ));
-            max * 2
-        }
+    let reset_after_ms = if semantics == Semantics::Kubelet && version.resets_after_twice_max() {
+        notes.push(format!(
+            "kubelet {}: reset after 2 × max = {}",
+            version.name(),
+            format_go_duration_ms(max * 2)
+        ));
+        max * 2
+    } else {
+        FLAT_RESET_MS
     };
     Ok(EffectiveBackoff {
         initial_ms: initial,
         max_ms: max,
         reset_after_ms,
+        schedule_ms: vec![],
         notes,
         warnings,
     })

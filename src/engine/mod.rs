@@ -4,14 +4,21 @@
 pub mod backoff;
 pub mod config;
 pub mod duration;
+pub mod limiter;
 pub mod rng;
 pub mod scenario;
+pub mod schedule;
 pub mod simulate;
 
 pub use backoff::{Backoff, ExpiryRule, Ms};
 pub use config::{
-    resolve, ConfigError, CrashLoopBackOffConfig, EffectiveBackoff, KubeletConfig, ResetRule,
+    resolve, ConfigError, CrashLoopBackOffConfig, EffectiveBackoff, KubeletConfig, KubeletVersion,
     Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
-pub use scenario::{Scenario, ScenarioError, ScenarioSpec};
-pub use simulate::{explore, simulate, Counts, Exploration, Summary, Timeline};
+pub use limiter::ApiLoad;
+pub use scenario::{
+    ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec,
+};
+pub use simulate::{
+    explore, simulate, Band, Counts, Exploration, GroupTimeline, Summary, Timeline,
+};

@@ -1,6 +1,7 @@
-//! A scenario: one node's backoff curve, how long the container runs, how many
-//! pods, and for how long. Parsed once into a validated `Scenario`, so the
-//! simulation never sees an out-of-range value from a slider, URL or JS caller.
+//! A scenario: one node's backoff curve, the workloads on it, the kubelet's
+//! timing and API client limits, and the horizon. Parsed once into a validated
+//! `Scenario`, so the simulation never sees an out-of-range value from a
+//! slider, URL or JS caller.
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -9,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::{
-    resolve, ConfigError, EffectiveBackoff, KubeletConfig, Semantics, DEFAULT_INITIAL_MS,
-    DEFAULT_MAX_MS, FLAT_RESET_MS,
+    resolve, ConfigError, EffectiveBackoff, KubeletConfig, KubeletVersion, Semantics,
+    DEFAULT_INITIAL_MS, DEFAULT_MAX_MS, FLAT_RESET_MS,
 };
 use super::duration::format_human_ms;
 
@@ -20,11 +21,93 @@ pub const RUN_RANGE_MS: RangeInclusive<Ms> = 0..=900_000;
 pub const PODS_RANGE: RangeInclusive<u32> = 1..=250;
 pub const HORIZON_RANGE_MS: RangeInclusive<Ms> = 60_000..=86_400_000;
 pub const RESET_RANGE_MS: RangeInclusive<Ms> = 1_000..=86_400_000;
+pub const SCHEDULE_WAIT_RANGE_MS: RangeInclusive<Ms> = 25..=3_600_000;
+pub const MAX_SCHEDULE_LEN: usize = 32;
+/// Spreading starts over longer than this would make node load cost grow
+/// with the spread; ten minutes covers a full crash cycle at today's cap.
+pub const SPREAD_RANGE_MS: RangeInclusive<Ms> = 0..=600_000;
+pub const MAX_GROUPS: usize = 8;
+pub const MAX_GROUP_NAME: usize = 40;
+pub const LATENCY_RANGE_MS: RangeInclusive<Ms> = 0..=600_000;
+pub const BAND_SEEDS_RANGE: RangeInclusive<u32> = 0..=32;
+pub const REQUESTS_PER_RESTART_RANGE: RangeInclusive<u32> = 0..=100;
+pub const QPS_RANGE: RangeInclusive<u32> = 1..=10_000;
+pub const BURST_RANGE: RangeInclusive<u32> = 1..=10_000;
+
 pub const DEFAULT_PODS: u32 = 110;
 pub const DEFAULT_HORIZON_MS: Ms = 1_800_000;
+pub const DEFAULT_REQUESTS_PER_RESTART: u32 = 5;
+/// `kubeAPIQPS` / `kubeAPIBurst` defaults since 1.27 (5 and 10 before).
+pub const DEFAULT_KUBE_API_QPS: u32 = 50;
+pub const DEFAULT_KUBE_API_BURST: u32 = 100;
+pub const DEFAULT_BAND_SEEDS: u32 = 8;
 
-/// The scenario as JSON carries it: a custom curve (`initialMs`/`maxMs`) or a
-/// `config` to resolve, never both.
+/// How a container ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExitKind {
+    /// Exit code 0: phase Succeeded if it stays down.
+    Succeeded,
+    #[default]
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum RestartPolicy {
+    #[default]
+    Always,
+    OnFailure,
+    Never,
+}
+
+impl RestartPolicy {
+    /// Whether the kubelet restarts a container that exited this way.
+    pub fn restarts(self, exit: ExitKind) -> bool {
+        match self {
+            RestartPolicy::Always => true,
+            RestartPolicy::OnFailure => exit == ExitKind::Failed,
+            RestartPolicy::Never => false,
+        }
+    }
+}
+
+/// How a restart lands once the backoff allows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Requeue {
+    /// Exactly at the expiry: the KEPs' curves.
+    Ideal,
+    /// Kubelets before 1.35: the pod worker rechecks every 10-15 s
+    /// (`wait.Jitter(10s, 0.5)`), adding up to ~15 s to each wait.
+    Periodic,
+    /// 1.35+ (k/k#133066): requeue at the expiry, clamped to [0, 1 min],
+    /// jittered 1.0-1.5× (`wait.Jitter(d, 0.5)`).
+    AtExpiry,
+}
+
+/// Pods of one kind on the node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Group {
+    #[serde(default)]
+    pub name: String,
+    pub pods: u32,
+    /// How long the container runs before it exits.
+    #[serde(default)]
+    pub run_ms: Ms,
+    #[serde(default)]
+    pub exit: ExitKind,
+    #[serde(default)]
+    pub restart_policy: RestartPolicy,
+    /// 0: the pods start (and crash) in lockstep; otherwise their starts are
+    /// spread evenly over this long.
+    #[serde(default)]
+    pub spread_ms: Ms,
+}
+
+/// The scenario as JSON carries it. The curve is custom (`initialMs`,
+/// `maxMs`, …) or a `config` to resolve, never both; the node is `pods` and
+/// `runMs` (one lockstep group) or `groups`, never both.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScenarioSpec {
@@ -32,28 +115,67 @@ pub struct ScenarioSpec {
     pub initial_ms: Option<Ms>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_ms: Option<Ms>,
-    /// Custom curves only; a config's reset comes from its `resetRule`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reset_after_ms: Option<Ms>,
+    /// Custom curves only: explicit waits, then `maxMs` for every later one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule_ms: Vec<Ms>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<KubeletConfig>,
-    /// The crash interval: how long the container runs before it exits.
-    #[serde(default)]
-    pub run_ms: Ms,
+    /// The crash interval of the single group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_ms: Option<Ms>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pods: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
     #[serde(default = "default_horizon")]
     pub horizon_ms: Ms,
-    #[serde(default = "default_pods")]
-    pub pods: u32,
     #[serde(default)]
     pub model: Semantics,
+    /// Unset: the config's, or 1.35.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubelet_version: Option<KubeletVersion>,
+    /// Unset: `ideal` for the KEP model, the version's for the kubelet model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeue: Option<Requeue>,
+    /// Seeds the requeue jitter; the same seed gives the same chart.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// How many seeds the min-max band runs (0: no band).
+    #[serde(default = "default_band_seeds")]
+    pub band_seeds: u32,
+    /// Added to each restart: image pull, sandbox creation, container start.
+    #[serde(default)]
+    pub start_latency_ms: Ms,
+    #[serde(default = "default_requests_per_restart")]
+    pub requests_per_restart: u32,
+    #[serde(default = "default_qps")]
+    pub kube_api_qps: u32,
+    #[serde(default = "default_burst")]
+    pub kube_api_burst: u32,
+    /// Which group's pod the restart and delay charts follow.
+    #[serde(default)]
+    pub chart_group: usize,
 }
 
 fn default_horizon() -> Ms {
     DEFAULT_HORIZON_MS
 }
-
-fn default_pods() -> u32 {
-    DEFAULT_PODS
+fn default_seed() -> u64 {
+    1
+}
+fn default_band_seeds() -> u32 {
+    DEFAULT_BAND_SEEDS
+}
+fn default_requests_per_restart() -> u32 {
+    DEFAULT_REQUESTS_PER_RESTART
+}
+fn default_qps() -> u32 {
+    DEFAULT_KUBE_API_QPS
+}
+fn default_burst() -> u32 {
+    DEFAULT_KUBE_API_BURST
 }
 
 impl Default for ScenarioSpec {
@@ -62,11 +184,22 @@ impl Default for ScenarioSpec {
             initial_ms: None,
             max_ms: None,
             reset_after_ms: None,
+            schedule_ms: vec![],
             config: None,
-            run_ms: 0,
+            run_ms: None,
+            pods: None,
+            groups: vec![],
             horizon_ms: DEFAULT_HORIZON_MS,
-            pods: DEFAULT_PODS,
             model: Semantics::default(),
+            kubelet_version: None,
+            requeue: None,
+            seed: default_seed(),
+            band_seeds: DEFAULT_BAND_SEEDS,
+            start_latency_ms: 0,
+            requests_per_restart: DEFAULT_REQUESTS_PER_RESTART,
+            kube_api_qps: DEFAULT_KUBE_API_QPS,
+            kube_api_burst: DEFAULT_KUBE_API_BURST,
+            chart_group: 0,
         }
     }
 }
@@ -80,7 +213,7 @@ pub enum ScenarioError {
         field: &'static str,
         message: String,
     },
-    /// Both a custom curve and a config.
+    /// Two ways of saying the same thing.
     Conflict(String),
 }
 
@@ -102,6 +235,9 @@ impl std::error::Error for ScenarioError {}
 pub struct Scenario {
     spec: ScenarioSpec,
     backoff: EffectiveBackoff,
+    groups: Vec<Group>,
+    version: KubeletVersion,
+    requeue: Requeue,
 }
 
 fn check<T: PartialOrd + Copy>(
@@ -129,55 +265,168 @@ fn show_ms(ms: Ms) -> String {
     format_human_ms(ms)
 }
 
+fn show_n<T: fmt::Display>(n: T) -> String {
+    n.to_string()
+}
+
+fn custom_curve(spec: &ScenarioSpec) -> Result<EffectiveBackoff, ScenarioError> {
+    let initial = spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS);
+    let max = spec.max_ms.unwrap_or(DEFAULT_MAX_MS);
+    check("initialMs", initial, &INITIAL_RANGE_MS, show_ms)?;
+    check("maxMs", max, &MAX_RANGE_MS, show_ms)?;
+    if spec.schedule_ms.len() > MAX_SCHEDULE_LEN {
+        return Err(ScenarioError::OutOfRange {
+            field: "scheduleMs",
+            message: format!("scheduleMs takes at most {MAX_SCHEDULE_LEN} waits"),
+        });
+    }
+    for &w in &spec.schedule_ms {
+        check("scheduleMs", w, &SCHEDULE_WAIT_RANGE_MS, show_ms)?;
+    }
+    let mut notes = vec![if spec.schedule_ms.is_empty() {
+        "custom what-if curve".to_owned()
+    } else {
+        format!(
+            "custom schedule: {} waits, then {} each",
+            spec.schedule_ms.len(),
+            format_human_ms(max)
+        )
+    }];
+    // As the kubelet does when a configured max is below the initial.
+    let initial = if max < initial {
+        notes.push(format!(
+            "max {} is below initial {}: initial lowered to the max, as the kubelet does",
+            format_human_ms(max),
+            format_human_ms(initial)
+        ));
+        max
+    } else {
+        initial
+    };
+    let reset = spec.reset_after_ms.unwrap_or(FLAT_RESET_MS);
+    check("resetAfterMs", reset, &RESET_RANGE_MS, show_ms)?;
+    Ok(EffectiveBackoff {
+        initial_ms: initial,
+        max_ms: max,
+        reset_after_ms: reset,
+        schedule_ms: spec.schedule_ms.clone(),
+        notes,
+        warnings: vec![],
+    })
+}
+
+fn groups_of(spec: &ScenarioSpec) -> Result<Vec<Group>, ScenarioError> {
+    let groups = if spec.groups.is_empty() {
+        vec![Group {
+            name: String::new(),
+            pods: spec.pods.unwrap_or(DEFAULT_PODS),
+            run_ms: spec.run_ms.unwrap_or(0),
+            exit: ExitKind::Failed,
+            restart_policy: RestartPolicy::Always,
+            spread_ms: 0,
+        }]
+    } else if spec.pods.is_some() || spec.run_ms.is_some() {
+        return Err(ScenarioError::Conflict(
+            "give either pods and runMs (one group) or groups, not both".into(),
+        ));
+    } else {
+        spec.groups.clone()
+    };
+    if groups.len() > MAX_GROUPS {
+        return Err(ScenarioError::OutOfRange {
+            field: "groups",
+            message: format!("at most {MAX_GROUPS} groups (got {})", groups.len()),
+        });
+    }
+    for g in &groups {
+        check("pods", g.pods, &PODS_RANGE, show_n)?;
+        check("runMs", g.run_ms, &RUN_RANGE_MS, show_ms)?;
+        check("spreadMs", g.spread_ms, &SPREAD_RANGE_MS, show_ms)?;
+        if g.name.chars().count() > MAX_GROUP_NAME {
+            return Err(ScenarioError::OutOfRange {
+                field: "name",
+                message: format!("a group name takes at most {MAX_GROUP_NAME} characters"),
+            });
+        }
+    }
+    let total: u32 = groups.iter().map(|g| g.pods).sum();
+    check("pods", total, &PODS_RANGE, |n| format!("{n} on the node"))?;
+    Ok(groups)
+}
+
 impl TryFrom<ScenarioSpec> for Scenario {
     type Error = ScenarioError;
 
     fn try_from(spec: ScenarioSpec) -> Result<Self, ScenarioError> {
-        check("runMs", spec.run_ms, &RUN_RANGE_MS, show_ms)?;
         check("horizonMs", spec.horizon_ms, &HORIZON_RANGE_MS, show_ms)?;
-        check("pods", spec.pods, &PODS_RANGE, |p| p.to_string())?;
-        let custom =
-            spec.initial_ms.is_some() || spec.max_ms.is_some() || spec.reset_after_ms.is_some();
+        check(
+            "startLatencyMs",
+            spec.start_latency_ms,
+            &LATENCY_RANGE_MS,
+            show_ms,
+        )?;
+        check("bandSeeds", spec.band_seeds, &BAND_SEEDS_RANGE, show_n)?;
+        check(
+            "requestsPerRestart",
+            spec.requests_per_restart,
+            &REQUESTS_PER_RESTART_RANGE,
+            show_n,
+        )?;
+        check("kubeAPIQPS", spec.kube_api_qps, &QPS_RANGE, show_n)?;
+        check("kubeAPIBurst", spec.kube_api_burst, &BURST_RANGE, show_n)?;
+        let groups = groups_of(&spec)?;
+        if spec.chart_group >= groups.len() {
+            return Err(ScenarioError::OutOfRange {
+                field: "chartGroup",
+                message: format!(
+                    "chartGroup {} names no group (there are {})",
+                    spec.chart_group,
+                    groups.len()
+                ),
+            });
+        }
+        let custom = spec.initial_ms.is_some()
+            || spec.max_ms.is_some()
+            || spec.reset_after_ms.is_some()
+            || !spec.schedule_ms.is_empty();
+        let config_version = spec.config.as_ref().and_then(|c| c.kubelet_version);
+        let version = match (spec.kubelet_version, config_version) {
+            (Some(a), Some(b)) if a != b => {
+                return Err(ScenarioError::Conflict(format!(
+                    "kubeletVersion {} and config.kubeletVersion {} differ",
+                    a.name(),
+                    b.name()
+                )))
+            }
+            (a, b) => a.or(b).unwrap_or_default(),
+        };
         let backoff = match &spec.config {
-            Some(_) if custom => return Err(ScenarioError::Conflict(
-                "give either a custom curve (initialMs, maxMs, resetAfterMs) or a config, not both"
-                    .into(),
-            )),
+            Some(_) if custom => {
+                return Err(ScenarioError::Conflict(
+                    "give either a custom curve (initialMs, maxMs, resetAfterMs, scheduleMs) or a config, not both".into(),
+                ))
+            }
             Some(config) => {
                 let mut config = config.clone();
                 config.semantics = Some(config.semantics.unwrap_or(spec.model));
+                config.kubelet_version = Some(version);
                 resolve(&config).map_err(ScenarioError::Config)?
             }
             None if !custom => EffectiveBackoff::todays_default(),
-            None => {
-                let initial = spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS);
-                let max = spec.max_ms.unwrap_or(DEFAULT_MAX_MS);
-                let reset = spec.reset_after_ms.unwrap_or(FLAT_RESET_MS);
-                check("initialMs", initial, &INITIAL_RANGE_MS, show_ms)?;
-                check("maxMs", max, &MAX_RANGE_MS, show_ms)?;
-                check("resetAfterMs", reset, &RESET_RANGE_MS, show_ms)?;
-                let mut notes = vec!["custom what-if curve".to_owned()];
-                // As the kubelet does when a configured max is below the initial.
-                let initial = if max < initial {
-                    notes.push(format!(
-                        "max {} is below initial {}: initial lowered to the max, as the kubelet does",
-                        format_human_ms(max),
-                        format_human_ms(initial)
-                    ));
-                    max
-                } else {
-                    initial
-                };
-                EffectiveBackoff {
-                    initial_ms: initial,
-                    max_ms: max,
-                    reset_after_ms: reset,
-                    notes,
-                    warnings: vec![],
-                }
-            }
+            None => custom_curve(&spec)?,
         };
-        Ok(Scenario { spec, backoff })
+        let requeue = spec.requeue.unwrap_or(match spec.model {
+            Semantics::Kep => Requeue::Ideal,
+            Semantics::Kubelet if version.requeues_at_expiry() => Requeue::AtExpiry,
+            Semantics::Kubelet => Requeue::Periodic,
+        });
+        Ok(Scenario {
+            spec,
+            backoff,
+            groups,
+            version,
+            requeue,
+        })
     }
 }
 
@@ -190,10 +439,7 @@ impl From<Scenario> for ScenarioSpec {
 impl Default for Scenario {
     /// Today's default curve on a full node of instantly crashing pods, over 30 minutes.
     fn default() -> Self {
-        Scenario {
-            spec: ScenarioSpec::default(),
-            backoff: EffectiveBackoff::todays_default(),
-        }
+        Scenario::try_from(ScenarioSpec::default()).unwrap_or_else(|_| unreachable!())
     }
 }
 
@@ -204,30 +450,38 @@ impl Scenario {
     pub fn backoff(&self) -> &EffectiveBackoff {
         &self.backoff
     }
-    pub fn run_ms(&self) -> Ms {
-        self.spec.run_ms
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
     }
     pub fn horizon_ms(&self) -> Ms {
         self.spec.horizon_ms
     }
     pub fn pods(&self) -> u32 {
-        self.spec.pods
+        self.groups.iter().map(|g| g.pods).sum()
     }
     pub fn model(&self) -> Semantics {
         self.spec.model
     }
+    pub fn kubelet_version(&self) -> KubeletVersion {
+        self.version
+    }
+    pub fn requeue(&self) -> Requeue {
+        self.requeue
+    }
 
-    /// The same node, pods and crash interval under today's default curve.
+    /// The same node, workloads and timing under today's default curve.
     pub fn with_todays_default(&self) -> Scenario {
         Scenario {
             spec: ScenarioSpec {
                 initial_ms: Some(DEFAULT_INITIAL_MS),
                 max_ms: Some(DEFAULT_MAX_MS),
                 reset_after_ms: Some(FLAT_RESET_MS),
+                schedule_ms: vec![],
                 config: None,
                 ..self.spec.clone()
             },
             backoff: EffectiveBackoff::todays_default(),
+            ..self.clone()
         }
     }
 }

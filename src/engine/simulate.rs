@@ -1,61 +1,231 @@
-//! One container crash-looping under a curve, and the node it sits on.
+//! Containers crash-looping under a curve, and the node they sit on: restart
+//! times per pod, `/pods` requests per window, and what the kubelet's client
+//! rate limiter lets through.
 
 use serde::{Deserialize, Serialize};
 
 use super::backoff::{Backoff, ExpiryRule, Ms};
 use super::config::{EffectiveBackoff, Semantics};
-use super::rng::SplitMix64;
-use super::scenario::Scenario;
+use super::limiter::{self, ApiLoad};
+use super::rng::{Rng, SplitMix64};
+use super::scenario::{Group, Requeue, Scenario};
+use super::schedule::{RestartBackoff, ScheduleBackoff};
 
-/// `/pods` status API requests per restart (KEP-4603's kubelet overhead analysis).
-pub const REQUESTS_PER_RESTART: u64 = 5;
 /// The window the KEP counts API load in.
 pub const LOAD_WINDOW_MS: Ms = 10_000;
 /// "The first five minutes" of the KEP's excess-restart figures.
 pub const FIRST_MINUTES_MS: Ms = 300_000;
 /// A backstop far above anything the validated ranges allow (24 h at 25 ms).
 const MAX_RESTARTS: usize = 4_000_000;
+/// The pod worker's recheck period before k/k#133066 (`backOffPeriod`).
+const PERIODIC_RECHECK_MS: Ms = 10_000;
+/// k/k#133066 clamps the requeue to at most a minute.
+const MAX_REQUEUE_MS: Ms = 60_000;
+/// Points on the band's time axis.
+const BAND_SAMPLES: u64 = 240;
 
-/// What one container does over the horizon, and what its node sends.
+/// One container's life under a curve.
+#[derive(Debug, Clone, Copy)]
+pub struct PodRun<'a> {
+    pub backoff: &'a EffectiveBackoff,
+    pub run_ms: Ms,
+    pub horizon_ms: Ms,
+    pub model: Semantics,
+    pub requeue: Requeue,
+    pub start_latency_ms: Ms,
+    pub seed: u64,
+}
+
+/// `wait.Jitter(d, factor)`: `d` plus up to `factor × d`.
+pub fn jitter(d: Ms, factor: f64, rng: &mut dyn Rng) -> Ms {
+    d + (rng.next_f64() * factor * d as f64) as Ms
+}
+
+/// When the pod worker next finds the container out of backoff, given that
+/// it exited at `exit` and may restart from `ready`.
+pub fn land(requeue: Requeue, exit: Ms, ready: Ms, rng: &mut dyn Rng) -> Ms {
+    let mut check = exit;
+    match requeue {
+        Requeue::Ideal => return ready,
+        Requeue::Periodic => {
+            while check < ready {
+                check += jitter(PERIODIC_RECHECK_MS, 0.5, rng);
+            }
+        }
+        Requeue::AtExpiry => {
+            while check < ready {
+                let remaining = (ready - check).min(MAX_REQUEUE_MS);
+                check += jitter(remaining, 0.5, rng).max(1);
+            }
+        }
+    }
+    check
+}
+
+fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
+    let mut rng = SplitMix64::new(p.seed);
+    let (mut at, mut delays) = (vec![], vec![]);
+    let mut started: Ms = 0;
+    while at.len() < MAX_RESTARTS {
+        let exit = started + p.run_ms;
+        if exit > p.horizon_ms {
+            break;
+        }
+        // The kubelet starts at once when it has no (live) entry yet; the KEPs
+        // wait the curve every time.
+        let free = p.model == Semantics::Kubelet && !b.is_in_back_off_since(exit, exit);
+        let value = b.next_value(exit, &mut rng);
+        let decided = if free {
+            exit
+        } else {
+            let wait = match p.model {
+                Semantics::Kubelet => b.get(),
+                Semantics::Kep => value,
+            };
+            land(p.requeue, exit, exit + wait, &mut rng)
+        };
+        let running = decided + p.start_latency_ms;
+        if running > p.horizon_ms {
+            break;
+        }
+        b.store(value, exit, decided);
+        at.push(running);
+        delays.push(running - exit);
+        started = running;
+    }
+    (at, delays)
+}
+
+/// Restart times (when the new container runs) and the wait before each.
+/// The kubelet model follows `doBackOff`: no entry yet (or an expired one)
+/// means start now, so the first exit restarts at once (k/k#133472).
+pub fn pod_restarts(p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
+    let b = p.backoff;
+    let expiry = ExpiryRule::After(b.reset_after_ms);
+    if b.schedule_ms.is_empty() {
+        // CrashLoopBackOff's jitter factor is 0.
+        restarts_with(Backoff::<()>::new(b.initial_ms, b.max_ms, 0.0, expiry), p)
+    } else {
+        restarts_with(
+            ScheduleBackoff::new(b.schedule_ms.clone(), b.max_ms, expiry),
+            p,
+        )
+    }
+}
+
+/// Pods of a group start at evenly spread offsets `floor(i × spread / pods)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Offsets {
+    pub pods: u32,
+    pub spread_ms: Ms,
+}
+
+impl Offsets {
+    /// How many pods start at or before `y` ms.
+    pub fn started_by(self, y: i64) -> u64 {
+        let p = u64::from(self.pods);
+        if y < 0 {
+            0
+        } else if self.spread_ms == 0 {
+            p
+        } else {
+            ((y as u64 + 1) * p).div_ceil(self.spread_ms).min(p)
+        }
+    }
+
+    /// How many pods start in `[lo, hi)`.
+    pub fn in_range(self, lo: i64, hi: i64) -> u64 {
+        self.started_by(hi - 1) - self.started_by(lo - 1)
+    }
+}
+
+/// A group's restarts, counted for its pods.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupTimeline {
+    pub name: String,
+    pub pods: u32,
+    /// Whether the restart policy restarts this exit at all.
+    pub restarts: bool,
+    /// Restarts of the group's first pod (offset 0).
+    pub restarts_per_pod: u64,
+    /// Restarts of all its pods within the horizon, and within 5 minutes.
+    pub restarts_all_pods: u64,
+    pub restarts_all_pods_first5m: u64,
+}
+
+/// The band of a restart line over seeds: min and max restarts by each time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Band {
+    pub seeds: u32,
+    pub times_ms: Vec<Ms>,
+    pub min: Vec<u64>,
+    pub max: Vec<u64>,
+}
+
+/// What the node does over the horizon.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Timeline {
-    /// Time of each restart, since the pod started.
+    /// Time of each restart of the charted group's first pod, since it started.
     pub restarts_at_ms: Vec<Ms>,
-    /// The wait before each restart, from the container's exit.
+    /// The wait before each of those restarts, from the container's exit.
     pub delays_ms: Vec<Ms>,
     pub horizon_ms: Ms,
     pub pods: u32,
     pub window_ms: Ms,
     pub requests_per_restart: u64,
-    /// `/pods` status requests in each window for the whole node, pods in lockstep.
+    /// `/pods` status requests the node offers in each window.
     pub node_requests_per_window: Vec<u64>,
+    /// What the kubelet's client rate limiter admits, and how long requests wait.
+    pub api: ApiLoad,
+    pub groups: Vec<GroupTimeline>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
 }
 
 impl Timeline {
-    /// Restarts at or before `t`.
+    /// Restarts of the charted pod at or before `t`.
     pub fn restarts_by(&self, t: Ms) -> u64 {
         self.restarts_at_ms.partition_point(|&r| r <= t) as u64
     }
 
     /// Restarts in each window `(previous bound, bound]`, the first from 0.
     pub fn restarts_in_windows(&self, bounds_ms: &[Ms]) -> Vec<u64> {
-        let mut prev = 0;
-        bounds_ms
-            .iter()
-            .map(|&b| {
-                let n = self.restarts_by(b) - prev;
-                prev += n;
-                n
-            })
-            .collect()
+        restarts_in_windows(&self.restarts_at_ms, bounds_ms)
     }
+
+    pub fn node_restarts(&self) -> u64 {
+        self.groups.iter().map(|g| g.restarts_all_pods).sum()
+    }
+
+    pub fn node_restarts_first5m(&self) -> u64 {
+        self.groups
+            .iter()
+            .map(|g| g.restarts_all_pods_first5m)
+            .sum()
+    }
+}
+
+/// Restarts in each window `(previous bound, bound]`, the first from 0.
+pub fn restarts_in_windows(restarts_at_ms: &[Ms], bounds_ms: &[Ms]) -> Vec<u64> {
+    let mut prev = 0;
+    bounds_ms
+        .iter()
+        .map(|&b| {
+            let n = restarts_at_ms.partition_point(|&r| r <= b) as u64 - prev;
+            prev += n;
+            n
+        })
+        .collect()
 }
 
 /// Restarts and requests, per pod and for the node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
+    /// The charted group's first pod.
     pub restarts_per_pod: i64,
     pub restarts_per_node: i64,
     pub requests_per_pod: i64,
@@ -63,14 +233,12 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn of(restarts: u64, pods: u32) -> Self {
-        let r = restarts as i64;
-        let per_restart = REQUESTS_PER_RESTART as i64;
+    fn of(per_pod: u64, per_node: u64, per_restart: u64) -> Self {
         Self {
-            restarts_per_pod: r,
-            restarts_per_node: r * i64::from(pods),
-            requests_per_pod: r * per_restart,
-            requests_per_node: r * per_restart * i64::from(pods),
+            restarts_per_pod: per_pod as i64,
+            restarts_per_node: per_node as i64,
+            requests_per_pod: (per_pod * per_restart) as i64,
+            requests_per_node: (per_node * per_restart) as i64,
         }
     }
 
@@ -90,21 +258,34 @@ pub struct Summary {
     pub horizon: Counts,
     /// Within the first 5 minutes (restarts at or before 300 s), or the horizon if shorter.
     pub first5m: Counts,
-    /// The busiest 10-second window for the node.
+    /// The busiest 10-second window for the node, offered.
     pub peak_node_requests_per_window: i64,
+    /// The busiest window after the client rate limiter.
+    pub peak_admitted_per_window: i64,
+    /// The longest any request waits for the rate limiter.
+    pub max_queue_delay_ms: i64,
+    /// Windows in which the rate limiter holds requests back.
+    pub limited_windows: i64,
 }
 
 impl Summary {
     pub fn of(t: &Timeline) -> Self {
+        let peak = |v: &[u64]| v.iter().copied().max().unwrap_or(0) as i64;
         Self {
-            horizon: Counts::of(t.restarts_at_ms.len() as u64, t.pods),
-            first5m: Counts::of(t.restarts_by(FIRST_MINUTES_MS), t.pods),
-            peak_node_requests_per_window: t
-                .node_requests_per_window
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(0) as i64,
+            horizon: Counts::of(
+                t.restarts_at_ms.len() as u64,
+                t.node_restarts(),
+                t.requests_per_restart,
+            ),
+            first5m: Counts::of(
+                t.restarts_by(FIRST_MINUTES_MS),
+                t.node_restarts_first5m(),
+                t.requests_per_restart,
+            ),
+            peak_node_requests_per_window: peak(&t.node_requests_per_window),
+            peak_admitted_per_window: peak(&t.api.admitted_per_window),
+            max_queue_delay_ms: t.api.max_queue_delay_ms.iter().copied().max().unwrap_or(0) as i64,
+            limited_windows: t.api.max_queue_delay_ms.iter().filter(|&&d| d > 0).count() as i64,
         }
     }
 
@@ -114,6 +295,9 @@ impl Summary {
             first5m: self.first5m.minus(o.first5m),
             peak_node_requests_per_window: self.peak_node_requests_per_window
                 - o.peak_node_requests_per_window,
+            peak_admitted_per_window: self.peak_admitted_per_window - o.peak_admitted_per_window,
+            max_queue_delay_ms: self.max_queue_delay_ms - o.max_queue_delay_ms,
+            limited_windows: self.limited_windows - o.limited_windows,
         }
     }
 }
@@ -131,76 +315,164 @@ pub struct Exploration {
     pub excess: Summary,
 }
 
-/// Restart times and waits for one container. The kubelet model follows
-/// `doBackOff`: no entry yet (or an expired one) means start now, so the first
-/// exit restarts at once (k/k#133472). The KEP model waits the curve every time.
-fn restarts(
-    b: &EffectiveBackoff,
-    run_ms: Ms,
-    horizon_ms: Ms,
-    model: Semantics,
-) -> (Vec<Ms>, Vec<Ms>) {
-    let mut backoff = Backoff::new(
-        b.initial_ms,
-        b.max_ms,
-        0.0,
-        ExpiryRule::After(b.reset_after_ms),
-    );
-    // CrashLoopBackOff's jitter factor is 0: the generator is never drawn from.
-    let mut rng = SplitMix64::new(0);
-    let key = ();
-    let (mut at, mut delays) = (vec![], vec![]);
-    let mut started: Ms = 0;
-    while at.len() < MAX_RESTARTS {
-        let exit = started + run_ms;
-        let delay = match model {
-            Semantics::Kubelet if backoff.is_in_back_off_since(&key, exit, exit) => {
-                backoff.get(&key)
-            }
-            Semantics::Kubelet => 0,
-            Semantics::Kep => backoff.next_value(&key, exit, &mut rng),
-        };
-        let restart = exit + delay;
-        if restart > horizon_ms {
-            break;
-        }
-        match model {
-            Semantics::Kubelet => backoff.next(&key, exit, restart, &mut rng),
-            Semantics::Kep => backoff.store(&key, delay, restart),
-        }
-        at.push(restart);
-        delays.push(delay);
-        started = restart;
-    }
-    (at, delays)
+fn group_seed(seed: u64, group: usize) -> u64 {
+    seed ^ (group as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The container's restarts over the horizon and the node's `/pods` load.
-/// Pods crash in lockstep, so the node is one timeline times `pods`: the cost
-/// does not depend on the number of pods.
-pub fn simulate(scenario: &Scenario) -> Timeline {
-    let horizon_ms = scenario.horizon_ms();
-    let (restarts_at_ms, delays_ms) = restarts(
-        scenario.backoff(),
-        scenario.run_ms(),
-        horizon_ms,
-        scenario.model(),
-    );
-    let windows = horizon_ms.div_ceil(LOAD_WINDOW_MS).max(1) as usize;
-    let per_restart = REQUESTS_PER_RESTART * u64::from(scenario.pods());
-    let mut node_requests_per_window = vec![0u64; windows];
-    for &t in &restarts_at_ms {
-        let i = ((t / LOAD_WINDOW_MS) as usize).min(windows - 1);
-        node_requests_per_window[i] += per_restart;
+fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
+    PodRun {
+        backoff: s.backoff(),
+        run_ms: g.run_ms,
+        horizon_ms: s.horizon_ms(),
+        model: s.model(),
+        requeue: s.requeue(),
+        start_latency_ms: s.spec().start_latency_ms,
+        seed,
     }
+}
+
+/// Adds a group's restarts to the node's windows: `pods` copies of one
+/// timeline at spread offsets, counted per window without a loop over pods.
+fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &mut [u64]) {
+    let last = per_window.len() - 1;
+    for &t in restarts {
+        let first = ((t / LOAD_WINDOW_MS) as usize).min(last);
+        let end = (((t + offsets.spread_ms) / LOAD_WINDOW_MS) as usize).min(last);
+        for (w, slot) in per_window.iter_mut().enumerate().take(end + 1).skip(first) {
+            let lo = (w as Ms * LOAD_WINDOW_MS) as i64 - t as i64;
+            // A restart at the horizon itself counts in the last window.
+            let end = if w == last {
+                horizon + 1
+            } else {
+                ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon + 1)
+            };
+            let hi = end as i64 - t as i64;
+            *slot += offsets.in_range(lo, hi);
+        }
+    }
+}
+
+/// Restarts of all a group's pods at or before `by`.
+fn group_restarts_by(restarts: &[Ms], offsets: Offsets, by: Ms) -> u64 {
+    restarts
+        .iter()
+        .take_while(|&&t| t <= by)
+        .map(|&t| offsets.started_by((by - t) as i64))
+        .sum()
+}
+
+/// The min-max band of the charted pod's restarts over `seeds` seeds.
+fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
+    let seeds = s.spec().band_seeds;
+    if seeds == 0 || s.requeue() == Requeue::Ideal || !g.restart_policy.restarts(g.exit) {
+        return None;
+    }
+    let h = s.horizon_ms();
+    let times_ms: Vec<Ms> = (0..=BAND_SAMPLES).map(|k| h * k / BAND_SAMPLES).collect();
+    let (mut min, mut max) = (vec![u64::MAX; times_ms.len()], vec![0; times_ms.len()]);
+    for k in 0..u64::from(seeds) {
+        let seed = group_seed(
+            s.spec()
+                .seed
+                .wrapping_add(k.wrapping_mul(0xD1B5_4A32_D192_ED03)),
+            group,
+        );
+        let (at, _) = pod_restarts(&pod_run(s, g, seed));
+        let mut i = 0;
+        for (j, &t) in times_ms.iter().enumerate() {
+            while i < at.len() && at[i] <= t {
+                i += 1;
+            }
+            min[j] = min[j].min(i as u64);
+            max[j] = max[j].max(i as u64);
+        }
+    }
+    Some(Band {
+        seeds,
+        times_ms,
+        min,
+        max,
+    })
+}
+
+/// The node over the horizon. Lockstep pods are one timeline times their
+/// count, and spread pods are counted per window in closed form, so the cost
+/// does not depend on the number of pods.
+pub fn simulate(s: &Scenario) -> Timeline {
+    let horizon = s.horizon_ms();
+    let per_restart = u64::from(s.spec().requests_per_restart);
+    let windows = horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize;
+    let mut restarts_per_window = vec![0u64; windows];
+    let mut spread_restarts_per_window = vec![0u64; windows];
+    let mut impulses: Vec<(Ms, u64)> = vec![];
+    let mut groups = Vec::with_capacity(s.groups().len());
+    let mut charted = (vec![], vec![]);
+    for (i, g) in s.groups().iter().enumerate() {
+        let (at, delays) = if g.restart_policy.restarts(g.exit) {
+            pod_restarts(&pod_run(s, g, group_seed(s.spec().seed, i)))
+        } else {
+            (vec![], vec![])
+        };
+        let offsets = Offsets {
+            pods: g.pods,
+            spread_ms: g.spread_ms,
+        };
+        let target = if g.spread_ms == 0 {
+            impulses.extend(at.iter().map(|&t| (t, u64::from(g.pods) * per_restart)));
+            &mut restarts_per_window
+        } else {
+            &mut spread_restarts_per_window
+        };
+        add_group_load(&at, offsets, horizon, target);
+        groups.push(GroupTimeline {
+            name: g.name.clone(),
+            pods: g.pods,
+            restarts: g.restart_policy.restarts(g.exit),
+            restarts_per_pod: at.len() as u64,
+            restarts_all_pods: group_restarts_by(&at, offsets, horizon),
+            restarts_all_pods_first5m: group_restarts_by(
+                &at,
+                offsets,
+                FIRST_MINUTES_MS.min(horizon),
+            ),
+        });
+        if i == s.spec().chart_group {
+            charted = (at, delays);
+        }
+    }
+    impulses.sort_unstable();
+    let fluid: Vec<u64> = spread_restarts_per_window
+        .iter()
+        .map(|n| n * per_restart)
+        .collect();
+    let node_requests_per_window: Vec<u64> = restarts_per_window
+        .iter()
+        .zip(&fluid)
+        .map(|(n, f)| n * per_restart + f)
+        .collect();
+    let api = limiter::admit(
+        &impulses,
+        &fluid,
+        LOAD_WINDOW_MS,
+        horizon,
+        s.spec().kube_api_qps,
+        s.spec().kube_api_burst,
+    );
+    let chart_group = s.spec().chart_group;
     Timeline {
-        restarts_at_ms,
-        delays_ms,
-        horizon_ms,
-        pods: scenario.pods(),
+        restarts_at_ms: charted.0,
+        delays_ms: charted.1,
+        horizon_ms: horizon,
+        pods: s.pods(),
         window_ms: LOAD_WINDOW_MS,
-        requests_per_restart: REQUESTS_PER_RESTART,
+        requests_per_restart: per_restart,
         node_requests_per_window,
+        api,
+        band: s
+            .groups()
+            .get(chart_group)
+            .and_then(|g| band(s, g, chart_group)),
+        groups,
     }
 }
 
@@ -217,5 +489,35 @@ pub fn explore(scenario: &Scenario) -> Exploration {
         summary,
         reference,
         reference_summary,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_evenly_spread() {
+        let o = Offsets {
+            pods: 2,
+            spread_ms: 10,
+        };
+        // Offsets 0 and 5.
+        assert_eq!(
+            [
+                o.started_by(-1),
+                o.started_by(0),
+                o.started_by(4),
+                o.started_by(5)
+            ],
+            [0, 1, 1, 2]
+        );
+        assert_eq!(o.in_range(1, 6), 1);
+        let lockstep = Offsets {
+            pods: 7,
+            spread_ms: 0,
+        };
+        assert_eq!(lockstep.in_range(0, 1), 7);
+        assert_eq!(lockstep.in_range(1, 5), 0);
     }
 }

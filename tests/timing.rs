@@ -1,0 +1,312 @@
+//! Kubelet timing (requeue jitter, start latency), workload groups, the rate
+//! limiter on a node, and schedule curves.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::simulate::{pod_restarts, Offsets, PodRun, LOAD_WINDOW_MS};
+use crashloop_explorer::engine::{
+    simulate, EffectiveBackoff, ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec,
+    Semantics,
+};
+
+fn curve(initial_ms: u64, max_ms: u64) -> EffectiveBackoff {
+    EffectiveBackoff {
+        initial_ms,
+        max_ms,
+        reset_after_ms: 600_000,
+        schedule_ms: vec![],
+        notes: vec![],
+        warnings: vec![],
+    }
+}
+
+fn run(b: &EffectiveBackoff, run_ms: u64, requeue: Requeue, seed: u64) -> (Vec<u64>, Vec<u64>) {
+    pod_restarts(&PodRun {
+        backoff: b,
+        run_ms,
+        horizon_ms: 7_200_000,
+        model: Semantics::Kubelet,
+        requeue,
+        start_latency_ms: 0,
+        seed,
+    })
+}
+
+fn scenario(spec: ScenarioSpec) -> Scenario {
+    Scenario::try_from(spec).expect("valid scenario")
+}
+
+#[test]
+fn requeue_at_expiry_is_1_to_1_5_times_and_seeded() {
+    let b = curve(1_000, 60_000);
+    let (_, ideal) = run(&b, 0, Requeue::Ideal, 0);
+    let mut differs = false;
+    for seed in 0..50 {
+        let (at, delays) = run(&b, 0, Requeue::AtExpiry, seed);
+        assert_eq!(
+            (at.clone(), delays.clone()),
+            run(&b, 0, Requeue::AtExpiry, seed),
+            "deterministic per seed"
+        );
+        assert_eq!(delays[0], 0, "the first restart is still free");
+        // Each wait follows the backoff the kubelet holds: 1, 2, 4 ... 60 s.
+        for (i, &d) in delays.iter().enumerate().skip(1).take(12) {
+            let wait = ideal[i];
+            assert!(d >= wait, "seed {seed}: wait {i} {d} < {wait}");
+            assert!(
+                d * 2 <= wait * 3,
+                "seed {seed}: wait {i} {d} > 1.5 × {wait}"
+            );
+        }
+        differs |= delays != run(&b, 0, Requeue::AtExpiry, seed + 1).1;
+    }
+    assert!(differs, "seeds change the draw");
+}
+
+#[test]
+fn requeue_at_expiry_is_clamped_to_a_minute_steps() {
+    // A 300 s wait is reached in requeues of at most 1.5 × 60 s: never early,
+    // at most 30 s late.
+    let (_, delays) = run(&curve(300_000, 300_000), 0, Requeue::AtExpiry, 3);
+    for &d in &delays[1..10] {
+        assert!((300_000..=330_000).contains(&d), "{d}");
+    }
+}
+
+#[test]
+fn periodic_recheck_adds_up_to_15_seconds() {
+    let b = curve(10_000, 300_000);
+    let (_, ideal) = run(&b, 0, Requeue::Ideal, 0);
+    for seed in 0..20 {
+        let (_, delays) = run(&b, 0, Requeue::Periodic, seed);
+        for (i, &d) in delays.iter().enumerate().skip(1).take(8) {
+            assert!(
+                d >= ideal[i] && d < ideal[i] + 15_000,
+                "seed {seed}: {d} vs {}",
+                ideal[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn start_latency_is_added_to_each_restart() {
+    let b = curve(10_000, 300_000);
+    let (at, delays) = pod_restarts(&PodRun {
+        backoff: &b,
+        run_ms: 0,
+        horizon_ms: 1_000_000,
+        model: Semantics::Kubelet,
+        requeue: Requeue::Ideal,
+        start_latency_ms: 2_000,
+        seed: 0,
+    });
+    // Exit at 0, restart decided at once, running at 2 s; exit at 2 s, the
+    // backoff (10 s since that exit) lets it restart at 12 s, running at 14 s.
+    assert_eq!(&at[..4], [2_000, 14_000, 36_000, 78_000]);
+    assert_eq!(&delays[..4], [2_000, 12_000, 22_000, 42_000]);
+}
+
+#[test]
+fn versions_choose_the_requeue() {
+    let spec = |v: &str| {
+        serde_json::from_str::<Scenario>(&format!(r#"{{"kubeletVersion": "{v}"}}"#)).unwrap()
+    };
+    assert_eq!(spec("1.35").requeue(), Requeue::AtExpiry);
+    assert_eq!(spec("1.34").requeue(), Requeue::Periodic);
+    let kep: Scenario = serde_json::from_str(r#"{"model": "kep"}"#).unwrap();
+    assert_eq!(kep.requeue(), Requeue::Ideal);
+}
+
+#[test]
+fn restart_policy_and_exit_kind() {
+    let group = |exit, restart_policy| Group {
+        name: "g".into(),
+        pods: 3,
+        run_ms: 5_000,
+        exit,
+        restart_policy,
+        spread_ms: 0,
+    };
+    let t = simulate(&scenario(ScenarioSpec {
+        groups: vec![
+            group(ExitKind::Succeeded, RestartPolicy::OnFailure),
+            group(ExitKind::Failed, RestartPolicy::OnFailure),
+            group(ExitKind::Succeeded, RestartPolicy::Always),
+            group(ExitKind::Failed, RestartPolicy::Never),
+        ],
+        ..Default::default()
+    }));
+    let restarted: Vec<bool> = t.groups.iter().map(|g| g.restarts_per_pod > 0).collect();
+    assert_eq!(restarted, [false, true, true, false]);
+    assert_eq!(
+        t.node_restarts(),
+        3 * (t.groups[1].restarts_per_pod + t.groups[2].restarts_per_pod)
+    );
+}
+
+/// Each pod on its own: simulated from its own start, binned one by one.
+fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
+    let horizon = s.horizon_ms();
+    let mut windows = vec![0u64; horizon.div_ceil(LOAD_WINDOW_MS) as usize];
+    let mut restarts = 0;
+    for (gi, g) in s.groups().iter().enumerate() {
+        for i in 0..u64::from(g.pods) {
+            let offset = i * g.spread_ms / u64::from(g.pods);
+            let (at, _) = pod_restarts(&PodRun {
+                backoff: s.backoff(),
+                run_ms: g.run_ms,
+                horizon_ms: horizon - offset,
+                model: s.model(),
+                requeue: s.requeue(),
+                start_latency_ms: s.spec().start_latency_ms,
+                seed: s.spec().seed ^ (gi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            });
+            for t in at {
+                let w = (((t + offset) / LOAD_WINDOW_MS) as usize).min(windows.len() - 1);
+                windows[w] += u64::from(s.spec().requests_per_restart);
+                restarts += 1;
+            }
+        }
+    }
+    (windows, restarts)
+}
+
+#[test]
+fn mixed_groups_equal_a_pod_by_pod_simulation() {
+    let mk = |name: &str, pods, run_ms, spread_ms| Group {
+        name: name.into(),
+        pods,
+        run_ms,
+        exit: ExitKind::Failed,
+        restart_policy: RestartPolicy::Always,
+        spread_ms,
+    };
+    for (model, requeue) in [
+        (Semantics::Kep, Requeue::Ideal),
+        (Semantics::Kubelet, Requeue::AtExpiry),
+        (Semantics::Kubelet, Requeue::Periodic),
+    ] {
+        let s = scenario(ScenarioSpec {
+            initial_ms: Some(1_000),
+            max_ms: Some(60_000),
+            groups: vec![
+                mk("lockstep", 5, 0, 0),
+                mk("spread", 7, 5_000, 45_000),
+                mk("slow", 3, 95_000, 600_000),
+            ],
+            horizon_ms: 900_000,
+            model,
+            requeue: Some(requeue),
+            start_latency_ms: 1_500,
+            ..Default::default()
+        });
+        let t = simulate(&s);
+        let (windows, restarts) = brute_force(&s);
+        assert_eq!(t.node_requests_per_window, windows, "{model:?} {requeue:?}");
+        assert_eq!(t.node_restarts(), restarts);
+        assert_eq!(t.pods, 15);
+    }
+}
+
+#[test]
+fn spread_offsets_count_pods_in_closed_form() {
+    let o = Offsets {
+        pods: 110,
+        spread_ms: 300_000,
+    };
+    let brute = |lo: i64, hi: i64| {
+        (0..110i64)
+            .filter(|i| (lo..hi).contains(&(i * 300_000 / 110)))
+            .count() as u64
+    };
+    for (lo, hi) in [
+        (0, 1),
+        (0, 10_000),
+        (2_727, 5_455),
+        (290_000, 300_000),
+        (-5, 3),
+        (299_999, 400_000),
+    ] {
+        assert_eq!(o.in_range(lo, hi), brute(lo, hi), "[{lo}, {hi})");
+    }
+}
+
+#[test]
+fn the_rate_limiter_on_a_node() {
+    // 110 lockstep pods, pre-1.27 limits: the first restart's 550 requests
+    // drain at 5/s; the kubelet model's immediate first restart lands at 0 s.
+    let s = scenario(ScenarioSpec {
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        kube_api_qps: 5,
+        kube_api_burst: 10,
+        ..Default::default()
+    });
+    let t = simulate(&s);
+    assert_eq!(t.node_requests_per_window[0], 550);
+    assert_eq!(t.api.admitted_per_window[0], 60);
+    assert_eq!(t.api.max_queue_delay_ms[0], 108_000);
+    assert_eq!(
+        t.api.admitted_per_window.iter().sum::<u64>(),
+        t.node_requests_per_window.iter().sum::<u64>()
+    );
+    // Today's limits (50/100): the same burst waits 9 s.
+    let t = simulate(&scenario(ScenarioSpec {
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        ..Default::default()
+    }));
+    assert_eq!(t.api.max_queue_delay_ms[0], 9_000);
+}
+
+// KEP-4603 "Front loaded decay with interval": 1 s initial, a 569 s catch-up
+// on the 6th retry (then, as modelled here, today's 300 s cap).
+#[test]
+fn a_schedule_curve() {
+    let s = scenario(ScenarioSpec {
+        initial_ms: Some(1_000),
+        max_ms: Some(300_000),
+        schedule_ms: vec![1_000, 2_000, 4_000, 8_000, 16_000, 569_000],
+        model: Semantics::Kep,
+        horizon_ms: 3_600_000,
+        ..Default::default()
+    });
+    let t = simulate(&s);
+    let secs: Vec<u64> = t.restarts_at_ms.iter().map(|ms| ms / 1000).collect();
+    assert_eq!(&secs[..8], [1, 3, 7, 15, 31, 600, 900, 1200]);
+    // The catch-up makes the 6th restart land by 600 s, as today's 6th does (610 s).
+    assert_eq!(t.restarts_by(600_000), 6);
+    // A long run resets the schedule.
+    let long = simulate(&scenario(ScenarioSpec {
+        run_ms: Some(601_000),
+        ..s.spec().clone()
+    }));
+    assert!(long.delays_ms.iter().all(|&d| d == 1_000));
+}
+
+#[test]
+fn the_band_spans_the_seeds() {
+    let s = scenario(ScenarioSpec {
+        initial_ms: Some(1_000),
+        max_ms: Some(60_000),
+        model: Semantics::Kubelet,
+        ..Default::default()
+    });
+    let t = simulate(&s);
+    let band = t.band.as_ref().expect("jittered timing has a band");
+    assert_eq!(band.seeds, 8);
+    assert!(band.min.iter().zip(&band.max).all(|(lo, hi)| lo <= hi));
+    assert!(
+        band.min.iter().zip(&band.max).any(|(lo, hi)| lo < hi),
+        "jitter shows"
+    );
+    let ideal = simulate(&scenario(ScenarioSpec {
+        requeue: Some(Requeue::Ideal),
+        ..s.spec().clone()
+    }));
+    assert!(ideal.band.is_none());
+    // The ideal line is never above the band: jitter only delays.
+    for (j, &time) in band.times_ms.iter().enumerate() {
+        assert!(band.max[j] <= ideal.restarts_by(time), "at {time}");
+    }
+}
