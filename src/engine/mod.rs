@@ -1,10 +1,12 @@
 //! The backoff engine: pure Rust, no clock, no web crates. Time is integer
 //! milliseconds; randomness comes from seeds the caller passes.
 
+pub mod audit;
 pub mod backoff;
 pub mod config;
 pub mod duration;
 pub mod limiter;
+pub mod presets;
 pub mod rng;
 pub mod scenario;
 pub mod schedule;

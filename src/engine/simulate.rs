@@ -68,7 +68,8 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
     let mut started: Ms = 0;
     while at.len() < MAX_RESTARTS {
         let exit = started + p.run_ms;
-        if exit > p.horizon_ms {
+        // The horizon is an open end: a restart exactly at it is not counted.
+        if exit >= p.horizon_ms {
             break;
         }
         // The kubelet starts at once when it has no (live) entry yet; the KEPs
@@ -85,7 +86,7 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
             land(p.requeue, exit, exit + wait, &mut rng)
         };
         let running = decided + p.start_latency_ms;
-        if running > p.horizon_ms {
+        if running >= p.horizon_ms {
             break;
         }
         b.store(value, exit, decided);
@@ -340,20 +341,14 @@ fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &m
         let end = (((t + offsets.spread_ms) / LOAD_WINDOW_MS) as usize).min(last);
         for (w, slot) in per_window.iter_mut().enumerate().take(end + 1).skip(first) {
             let lo = (w as Ms * LOAD_WINDOW_MS) as i64 - t as i64;
-            // A restart at the horizon itself counts in the last window.
-            let end = if w == last {
-                horizon + 1
-            } else {
-                ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon + 1)
-            };
-            let hi = end as i64 - t as i64;
+            let hi = ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon) as i64 - t as i64;
             *slot += offsets.in_range(lo, hi);
         }
     }
 }
 
 /// Restarts of all a group's pods at or before `by`.
-fn group_restarts_by(restarts: &[Ms], offsets: Offsets, by: Ms) -> u64 {
+pub fn group_restarts_by(restarts: &[Ms], offsets: Offsets, by: Ms) -> u64 {
     restarts
         .iter()
         .take_while(|&&t| t <= by)
@@ -429,11 +424,11 @@ pub fn simulate(s: &Scenario) -> Timeline {
             pods: g.pods,
             restarts: g.restart_policy.restarts(g.exit),
             restarts_per_pod: at.len() as u64,
-            restarts_all_pods: group_restarts_by(&at, offsets, horizon),
+            restarts_all_pods: group_restarts_by(&at, offsets, horizon - 1),
             restarts_all_pods_first5m: group_restarts_by(
                 &at,
                 offsets,
-                FIRST_MINUTES_MS.min(horizon),
+                FIRST_MINUTES_MS.min(horizon - 1),
             ),
         });
         if i == s.spec().chart_group {
