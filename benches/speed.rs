@@ -3,9 +3,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use crashloop_explorer::chart::{draw_delays, draw_load, draw_restarts};
+use crashloop_explorer::chart::{draw_delays, draw_load, draw_restarts, ChartData, Series};
 use crashloop_explorer::engine::{
-    explore, resolve, simulate, KubeletConfig, Scenario, ScenarioSpec,
+    explore, resolve, simulate, ExitKind, Group, KubeletConfig, Requeue, RestartPolicy, Scenario,
+    ScenarioSpec, Semantics,
 };
 use plotters::prelude::*;
 
@@ -39,6 +40,7 @@ fn scenario(initial: u64, max: u64, horizon: u64, pods: u32) -> Scenario {
         max_ms: Some(max),
         horizon_ms: horizon,
         pods: Some(pods),
+        model: Semantics::Kep,
         ..Default::default()
     })
     .expect("valid")
@@ -77,14 +79,53 @@ fn main() {
     measure("explore: worst case (24 h, 1 s cap, 250 pods)", || {
         black_box(explore(black_box(&worst)));
     });
+    // Issue 3's worst case: jittered requeues with an 8-seed band, and a mix
+    // of lockstep and spread groups.
+    let group = |pods, run_ms, spread_ms| Group {
+        name: String::new(),
+        pods,
+        run_ms,
+        exit: ExitKind::Failed,
+        restart_policy: RestartPolicy::Always,
+        spread_ms,
+    };
+    for pods in [10, 100] {
+        let mixed = Scenario::try_from(ScenarioSpec {
+            initial_ms: Some(25),
+            max_ms: Some(1_000),
+            horizon_ms: 86_400_000,
+            model: Semantics::Kubelet,
+            requeue: Some(Requeue::AtExpiry),
+            groups: vec![
+                group(pods, 0, 0),
+                group(pods, 0, 600_000),
+                group(50, 30_000, 600_000),
+            ],
+            ..Default::default()
+        })
+        .expect("valid");
+        measure(
+            &format!("explore: 24 h, 1 s cap, jitter + band, 3 groups ({pods}/{pods}/50 pods)"),
+            || {
+                black_box(explore(black_box(&mixed)));
+            },
+        );
+    }
     measure("draw 3 charts to SVG: worst case", || {
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, (720, 900)).into_drawing_area();
             let parts = root.split_evenly((3, 1));
-            draw_restarts(&parts[0], &e).ok();
-            draw_delays(&parts[1], &e).ok();
-            draw_load(&parts[2], &e).ok();
+            let d = ChartData {
+                reference: &e.reference,
+                series: vec![Series {
+                    label: "worst case",
+                    timeline: &e.timeline,
+                }],
+            };
+            draw_restarts(&parts[0], &d).ok();
+            draw_delays(&parts[1], &d).ok();
+            draw_load(&parts[2], &d).ok();
         }
         black_box(out);
     });

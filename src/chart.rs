@@ -1,17 +1,49 @@
-//! The three charts, drawn through any plotters backend: the canvas in the
-//! app, SVG for export and the native tests.
+//! The charts, drawn through any plotters backend: the canvas in the app,
+//! SVG for export and the native tests. Series differ by colour and by dash
+//! pattern, so they read without colour too.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::engine::{Exploration, Ms, Timeline};
+use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
+use crate::engine::{Ms, Timeline};
 
-pub const CURRENT: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
 pub const REFERENCE: RGBColor = RGBColor(0x88, 0x88, 0x88);
+/// The live scenario first, then up to three compared ones.
+pub const PALETTE: [RGBColor; 4] = [
+    RGBColor(0x1f, 0x5f, 0xbf),
+    RGBColor(0xd9, 0x5f, 0x02),
+    RGBColor(0x1b, 0x9e, 0x77),
+    RGBColor(0x75, 0x70, 0xb3),
+];
+const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
+const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
+/// Dash (on, off) per palette index; 0 is solid.
+const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// More points than this per series are folded: a chart is a few hundred pixels wide.
 const MAX_POINTS: usize = 1_600;
 
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// A scenario to draw, with its label.
+#[derive(Clone, Copy)]
+pub struct Series<'a> {
+    pub label: &'a str,
+    pub timeline: &'a Timeline,
+}
+
+/// What every chart shows: today's default, then the scenarios (live first).
+#[derive(Clone)]
+pub struct ChartData<'a> {
+    pub reference: &'a Timeline,
+    pub series: Vec<Series<'a>>,
+}
+
+impl ChartData<'_> {
+    fn horizon_ms(&self) -> Ms {
+        self.reference.horizon_ms
+    }
+}
 
 /// Cumulative restarts as a step line; folded to samples when there are more
 /// restarts than pixels.
@@ -91,13 +123,6 @@ impl TimeAxis {
             unit,
         }
     }
-
-    fn scale(self, points: &[(f64, f64)]) -> Vec<(f64, f64)> {
-        points
-            .iter()
-            .map(|&(x, y)| (x / self.seconds_per_unit, y))
-            .collect()
-    }
 }
 
 fn number_label(v: &f64) -> String {
@@ -105,46 +130,81 @@ fn number_label(v: &f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-/// A legend's sample of a series' line.
-fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-    move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-}
-
 fn max_of(points: &[(f64, f64)]) -> f64 {
     points.iter().map(|p| p.1).fold(0.0, f64::max)
 }
 
-/// Draws two series (this configuration solid, today's default dashed) on shared axes.
-/// `x_max` and a time chart's x values are in seconds.
+/// A legend's sample of a series' line.
+fn swatch(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style)
+}
+
+/// One line of a line chart.
+struct Line {
+    label: String,
+    style: ShapeStyle,
+    dash: (u32, u32),
+    points: Vec<(f64, f64)>,
+}
+
+impl Line {
+    fn of(label: impl Into<String>, index: usize, points: Vec<(f64, f64)>) -> Self {
+        Line {
+            label: label.into(),
+            style: PALETTE[index % PALETTE.len()].stroke_width(2),
+            dash: DASHES[index % DASHES.len()],
+            points,
+        }
+    }
+
+    fn reference(points: Vec<(f64, f64)>) -> Self {
+        Line {
+            label: "today's default (10 s / 5 min)".into(),
+            style: REFERENCE.stroke_width(2),
+            dash: (6, 4),
+            points,
+        }
+    }
+}
+
+/// A shaded band's colour and points: (x, low, high) in data units.
+type Band = (RGBColor, Vec<(f64, f64, f64)>);
+
+/// Extras a line chart may carry.
+#[derive(Default)]
+struct Extras {
+    band: Option<Band>,
+    /// A horizontal limit line and its label.
+    limit: Option<(f64, String)>,
+    /// x ranges to mark along the bottom.
+    marks: Vec<(f64, f64)>,
+}
+
+/// Lines on shared axes; `x_max` and a time chart's x values are in seconds.
 #[allow(clippy::too_many_arguments)]
-fn draw_pair<DB: DrawingBackend>(
+fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     caption: &str,
     x_desc: &str,
     y_desc: &str,
     x_is_time: bool,
     x_max: f64,
-    current: &[(f64, f64)],
-    reference: &[(f64, f64)],
+    lines: Vec<Line>,
+    extras: Extras,
 ) -> DrawResult<DB> {
     area.fill(&WHITE)?;
     let axis = x_is_time.then(|| TimeAxis::for_span(x_max));
-    let (x_max, current, reference, x_desc) = match axis {
-        Some(a) => (
-            x_max / a.seconds_per_unit,
-            a.scale(current),
-            a.scale(reference),
-            format!("{x_desc} ({})", a.unit),
-        ),
-        None => (
-            x_max,
-            current.to_vec(),
-            reference.to_vec(),
-            x_desc.to_owned(),
-        ),
-    };
+    let scale = axis.map_or(1.0, |a| a.seconds_per_unit);
+    let x_desc = axis.map_or(x_desc.to_owned(), |a| format!("{x_desc} ({})", a.unit));
+    let x_max = x_max / scale;
+    let data_max = lines
+        .iter()
+        .map(|l| max_of(&l.points))
+        .chain(extras.band.iter().flat_map(|(_, b)| b.iter().map(|p| p.2)))
+        .chain(extras.limit.iter().map(|l| l.0))
+        .fold(0.0, f64::max);
     // Headroom above the data for the legend, so it never hides a series.
-    let y_max = (max_of(&current).max(max_of(&reference)) * 1.35).max(1.0);
+    let y_max = (data_max * 1.35).max(1.0);
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(8)
@@ -159,22 +219,47 @@ fn draw_pair<DB: DrawingBackend>(
         .y_label_formatter(&number_label)
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
-    chart
-        .draw_series(DashedLineSeries::new(
-            reference.iter().copied(),
-            6,
-            4,
-            REFERENCE.stroke_width(2),
-        ))?
-        .label("today's default (10 s / 5 min)")
-        .legend(swatch(REFERENCE));
-    chart
-        .draw_series(LineSeries::new(
-            current.iter().copied(),
-            CURRENT.stroke_width(2),
-        ))?
-        .label("this configuration")
-        .legend(swatch(CURRENT));
+    if let Some((color, band)) = &extras.band {
+        let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
+        let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                upper.chain(lower).collect::<Vec<_>>(),
+                color.mix(0.22).filled(),
+            )))?
+            .label("jitter band (min–max over seeds)")
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.mix(0.22).filled())
+            });
+    }
+    for (x0, x1) in &extras.marks {
+        let h = y_max * 0.03;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x0 / scale, 0.0), (x1 / scale, h)],
+            LIMIT.mix(0.8).filled(),
+        )))?;
+    }
+    if let Some((y, label)) = &extras.limit {
+        let style = LIMIT.stroke_width(1);
+        chart
+            .draw_series(DashedLineSeries::new([(0.0, *y), (x_max, *y)], 2, 3, style))?
+            .label(label.as_str())
+            .legend(swatch(style));
+    }
+    for line in lines {
+        let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
+        let drawn = if line.dash.0 == 0 {
+            chart.draw_series(LineSeries::new(pts, line.style))?
+        } else {
+            chart.draw_series(DashedLineSeries::new(
+                pts,
+                line.dash.0,
+                line.dash.1,
+                line.style,
+            ))?
+        };
+        drawn.label(line.label).legend(swatch(line.style));
+    }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
@@ -185,21 +270,47 @@ fn draw_pair<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Cumulative restarts against elapsed time.
+/// Cumulative restarts against elapsed time, with the live scenario's jitter band.
 pub fn draw_restarts<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    e: &Exploration,
+    d: &ChartData,
 ) -> DrawResult<DB> {
-    let h = e.timeline.horizon_ms;
-    draw_pair(
+    let h = d.horizon_ms();
+    let mut lines = vec![Line::reference(restart_steps(
+        &d.reference.restarts_at_ms,
+        h,
+    ))];
+    lines.extend(
+        d.series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Line::of(s.label, i, restart_steps(&s.timeline.restarts_at_ms, h))),
+    );
+    let band = d
+        .series
+        .first()
+        .and_then(|s| s.timeline.band.as_ref())
+        .map(|b| {
+            let pts = b
+                .times_ms
+                .iter()
+                .zip(b.min.iter().zip(&b.max))
+                .map(|(&t, (&lo, &hi))| (t as f64 / 1000.0, lo as f64, hi as f64))
+                .collect();
+            (PALETTE[0], pts)
+        });
+    draw_lines(
         area,
         "Restarts over time (one pod)",
         "elapsed time",
         "restarts",
         true,
         h as f64 / 1000.0,
-        &restart_steps(&e.timeline.restarts_at_ms, h),
-        &restart_steps(&e.reference.restarts_at_ms, h),
+        lines,
+        Extras {
+            band,
+            ..Default::default()
+        },
     )
 }
 
@@ -210,45 +321,178 @@ fn delay_points(t: &Timeline) -> Vec<(f64, f64)> {
 /// The wait before each restart, by restart number.
 pub fn draw_delays<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    e: &Exploration,
+    d: &ChartData,
 ) -> DrawResult<DB> {
-    let n = e.timeline.delays_ms.len().max(e.reference.delays_ms.len());
-    draw_pair(
+    let n = d
+        .series
+        .iter()
+        .map(|s| s.timeline.delays_ms.len())
+        .chain(std::iter::once(d.reference.delays_ms.len()))
+        .max()
+        .unwrap_or(0);
+    let mut lines = vec![Line::reference(delay_points(d.reference))];
+    lines.extend(
+        d.series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Line::of(s.label, i, delay_points(s.timeline))),
+    );
+    draw_lines(
         area,
         "Wait before each restart (seconds)",
         "restart number",
         "wait (s)",
         false,
         n.max(2) as f64,
-        &delay_points(&e.timeline),
-        &delay_points(&e.reference),
+        lines,
+        Extras::default(),
     )
 }
 
-fn load_points(t: &Timeline) -> Vec<(f64, f64)> {
-    let window_s = t.window_ms as f64 / 1000.0;
+fn window_points(t: &Timeline, values: &[u64]) -> Vec<(f64, f64)> {
     fold_min_max(
-        t.node_requests_per_window.iter().map(|&r| r as f64),
+        values.iter().map(|&r| r as f64),
         0.0,
-        window_s,
+        t.window_ms as f64 / 1000.0,
     )
 }
 
-/// `/pods` status requests per 10-second window for the node.
+/// `/pods` status requests per 10-second window for the node: offered and
+/// admitted by the client rate limiter, for the live scenario and today's default.
 pub fn draw_load<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    e: &Exploration,
+    d: &ChartData,
 ) -> DrawResult<DB> {
-    draw_pair(
+    let mut lines = vec![Line::reference(window_points(
+        d.reference,
+        &d.reference.node_requests_per_window,
+    ))];
+    let mut extras = Extras::default();
+    if let Some(live) = d.series.first() {
+        let t = live.timeline;
+        lines.push(Line::of(
+            format!("{} (offered)", live.label),
+            0,
+            window_points(t, &t.node_requests_per_window),
+        ));
+        lines.push(Line {
+            label: "admitted by the client rate limiter".into(),
+            style: ADMITTED.stroke_width(1),
+            dash: (0, 0),
+            points: window_points(t, &t.api.admitted_per_window),
+        });
+        let window_s = t.window_ms as f64 / 1000.0;
+        extras.limit = Some((
+            f64::from(t.api.qps) * window_s,
+            format!("kubeAPIQPS {} × 10 s", t.api.qps),
+        ));
+        // Adjacent limited windows make one span.
+        for (i, _) in t
+            .api
+            .max_queue_delay_ms
+            .iter()
+            .enumerate()
+            .filter(|(_, &d)| d > 0)
+        {
+            let (x0, x1) = (i as f64 * window_s, (i + 1) as f64 * window_s);
+            match extras.marks.last_mut() {
+                Some(last) if last.1 == x0 => last.1 = x1,
+                _ => extras.marks.push((x0, x1)),
+            }
+        }
+    }
+    draw_lines(
         area,
-        "Node /pods status requests per 10 s",
+        "Node /pods status requests per 10 s (red marks: the rate limit binds)",
         "elapsed time",
         "requests / 10 s",
         true,
-        e.timeline.horizon_ms as f64 / 1000.0,
-        &load_points(&e.timeline),
-        &load_points(&e.reference),
+        d.horizon_ms() as f64 / 1000.0,
+        lines,
+        extras,
     )
+}
+
+/// Restarts in each of the KEP's windows (10, 30, 70, 150, 310 s), as bars
+/// grouped by window, like the KEP's figure.
+pub fn draw_windows<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    d: &ChartData,
+) -> DrawResult<DB> {
+    area.fill(&WHITE)?;
+    let mut groups: Vec<(String, RGBColor, Vec<u64>)> = vec![(
+        "today's default".into(),
+        REFERENCE,
+        kep_window_counts(&d.reference.restarts_at_ms),
+    )];
+    groups.extend(d.series.iter().enumerate().map(|(i, s)| {
+        (
+            s.label.to_owned(),
+            PALETTE[i % PALETTE.len()],
+            kep_window_counts(&s.timeline.restarts_at_ms),
+        )
+    }));
+    let y_max = groups
+        .iter()
+        .flat_map(|g| g.2.iter().copied())
+        .max()
+        .unwrap_or(0) as f64
+        * 1.35
+        + 1.0;
+    let n = groups.len() as f64;
+    let windows = KEP_WINDOWS_MS.len();
+    let mut chart = ChartBuilder::on(area)
+        .caption("Restarts in the KEP's windows", ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0f64..windows as f64, 0f64..y_max)?;
+    let mut prev = 0;
+    let names: Vec<String> = KEP_WINDOWS_MS
+        .iter()
+        .map(|&b| {
+            let s = format!("{}–{} s", prev / 1000, b / 1000);
+            prev = b;
+            s
+        })
+        .collect();
+    let label = move |x: &f64| {
+        let i = x.floor() as usize;
+        if (x - x.floor() - 0.5).abs() < 1e-6 {
+            names.get(i).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc("window")
+        .y_desc("restarts")
+        .x_labels(windows * 2 + 1)
+        .x_label_formatter(&label)
+        .y_label_formatter(&number_label)
+        .disable_x_mesh()
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    for (gi, (name, color, counts)) in groups.iter().enumerate() {
+        let w = 0.8 / n;
+        let color = *color;
+        chart
+            .draw_series(counts.iter().enumerate().map(move |(i, &c)| {
+                let x0 = i as f64 + 0.1 + gi as f64 * w;
+                Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
+            }))?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+    area.present()?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@ use std::time::Duration;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
-    CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlInputElement,
+    CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlElement,
+    HtmlInputElement, HtmlSelectElement,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -58,6 +59,34 @@ impl Page {
         input.set_value(value);
         fire(&input, "input");
         settle().await;
+    }
+
+    /// Mounts the app with restarts landing exactly at expiry, so that figures
+    /// are the hand-worked ones.
+    async fn mount_ideal() -> Page {
+        let page = Page::mount().await;
+        page.select("requeue", "ideal").await;
+        page
+    }
+
+    async fn select(&self, id: &str, value: &str) {
+        let select: HtmlSelectElement = self.get(id).dyn_into().expect("a <select>");
+        select.set_value(value);
+        fire(&select, "change");
+        settle().await;
+    }
+
+    async fn click(&self, id: &str) {
+        let button: HtmlElement = self.get(id).dyn_into().expect("an element");
+        button.click();
+        settle().await;
+    }
+
+    fn number(&self, id: &str) -> i64 {
+        self.text(id)
+            .trim_start_matches('+')
+            .parse()
+            .unwrap_or_else(|_| panic!("#{id} is not a number"))
     }
 
     async fn click_checkbox(&self, id: &str) {
@@ -116,7 +145,7 @@ async fn settle() {
 
 #[wasm_bindgen_test]
 async fn moving_the_initial_slider_changes_figures_and_charts() {
-    let page = Page::mount().await;
+    let page = Page::mount_ideal().await;
     // Kubelet 1.35, today's default: restarts at 0, 10, 30, 70, 150 s.
     assert_eq!(page.text("sum-restarts-pod-5m"), "5");
     assert_eq!(page.text("eff-initial"), "10s");
@@ -135,16 +164,14 @@ async fn moving_the_initial_slider_changes_figures_and_charts() {
     }
 
     // Back to the configuration: the figures return.
-    let button: web_sys::HtmlElement = page.get("use-config").dyn_into().expect("button");
-    button.click();
-    settle().await;
+    page.click("use-config").await;
     assert_eq!(page.text("sum-restarts-pod-5m"), "5");
     assert_eq!(page.charts(), before);
 }
 
 #[wasm_bindgen_test]
 async fn feature_gates_derive_the_curve() {
-    let page = Page::mount().await;
+    let page = Page::mount_ideal().await;
     let before = page.charts();
     page.click_checkbox("gate-reduce").await;
     // Kubelet 1.35 with both gates on and the field unset: 1 s initial, but the max stays 300 s.
@@ -160,7 +187,7 @@ async fn feature_gates_derive_the_curve() {
 
 #[wasm_bindgen_test]
 async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
-    let page = Page::mount().await;
+    let page = Page::mount_ideal().await;
     page.type_into("max-container-restart-period", "4s").await;
     assert_eq!(page.text("eff-max"), "4s");
     assert_eq!(page.text("eff-initial"), "4s");
@@ -200,4 +227,106 @@ async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
     page.type_into("max-container-restart-period", "").await;
     assert_eq!(page.text("max-container-restart-period-error"), "");
     assert_eq!(page.text("eff-max"), "5m0s");
+}
+
+#[wasm_bindgen_test]
+async fn an_audit_row_loads_its_scenario() {
+    let page = Page::mount_ideal().await;
+    let before = page.charts();
+    // KEP-4603: "5 excess restarts per pod in the first five minutes" (1 s / 60 s).
+    page.click("show-new-default-excess-first-5-min").await;
+    assert_eq!(page.text("sum-restarts-pod-5m"), "9");
+    assert_eq!(page.text("ref-restarts-pod-5m"), "4");
+    assert_eq!(page.text("excess-restarts-pod-5m"), "+5");
+    let model: HtmlSelectElement = page.get("model").dyn_into().expect("select");
+    assert_eq!(model.value(), "kep");
+    assert!(page.text("effective").contains("Custom what-if"));
+    assert_ne!(page.charts(), before);
+    // A conflict-table row loads a configuration instead.
+    page.click("show-kep-4603-table-2s-reduced").await;
+    assert_eq!(
+        (page.text("eff-initial"), page.text("eff-max")),
+        ("1s".into(), "2s".into())
+    );
+    assert_eq!(page.input("max-container-restart-period").value(), "2s");
+}
+
+#[wasm_bindgen_test]
+async fn a_preset_is_compared_with_its_own_legend_entry() {
+    let page = Page::mount_ideal().await;
+    let [restarts, _, _] = page.charts();
+    let windows = page.pixels("chart-windows");
+    page.click("preset-rapid").await;
+    assert!(
+        page.text("compare-legend").contains("restartPolicy: Rapid"),
+        "{}",
+        page.text("compare-legend")
+    );
+    assert!(page.text("compare-table").contains("restartPolicy: Rapid"));
+    assert_ne!(page.pixels("chart-restarts"), restarts);
+    assert_ne!(page.pixels("chart-windows"), windows);
+    // The preset follows the live node: fewer pods, fewer node requests for it too.
+    let table = page.text("compare-table");
+    page.type_into("pods", "9").await;
+    assert_ne!(page.text("compare-table"), table);
+    // Removing it restores the charts.
+    let remove: HtmlElement = page
+        .root
+        .query_selector("#compare-legend button.remove")
+        .expect("selector")
+        .expect("a remove button")
+        .dyn_into()
+        .expect("button");
+    remove.click();
+    settle().await;
+    assert!(!page.text("compare-legend").contains("Rapid"));
+}
+
+#[wasm_bindgen_test]
+async fn workload_groups_add_to_the_node() {
+    let page = Page::mount_ideal().await;
+    let node = page.number("sum-restarts-node-all");
+    page.click("add-group").await;
+    // The new group: 10 pods, 30 s runs, starts spread over a minute.
+    assert!(page
+        .root
+        .query_selector("#pods-1")
+        .expect("selector")
+        .is_some());
+    assert!(page.number("sum-restarts-node-all") > node);
+    page.select("policy-1", "Never").await;
+    assert_eq!(page.number("sum-restarts-node-all"), node);
+    page.click("remove-group-1").await;
+    assert!(page
+        .root
+        .query_selector("#pods-1")
+        .expect("selector")
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_client_rate_limit_binds() {
+    let page = Page::mount_ideal().await;
+    // 550 requests at 0, 10, 30, 70, 150 s … under 50 QPS, burst 100: the
+    // second burst finds 50 tokens and waits 10 s; ten windows are limited.
+    assert_eq!(page.text("sum-queue"), "10");
+    assert_eq!(page.text("sum-limited"), "10");
+    let load = page.pixels("chart-load");
+    page.type_into("qps", "2").await;
+    assert_eq!(page.text("qps-value"), "5");
+    assert!(page.number("sum-queue") > 100, "{}", page.text("sum-queue"));
+    assert_ne!(page.pixels("chart-load"), load);
+}
+
+#[wasm_bindgen_test]
+async fn jitter_follows_the_seed() {
+    let page = Page::mount().await;
+    let band = page.pixels("chart-restarts");
+    let seed = page.input("seed").value();
+    page.click("reroll").await;
+    assert_ne!(page.input("seed").value(), seed);
+    assert_ne!(page.pixels("chart-restarts"), band);
+    // The same seed draws the same chart.
+    page.type_into("seed", &seed).await;
+    assert_eq!(page.pixels("chart-restarts"), band);
 }

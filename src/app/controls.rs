@@ -66,6 +66,8 @@ pub struct CheckboxProps {
     pub onchange: Callback<bool>,
     #[prop_or_default]
     pub hint: AttrValue,
+    #[prop_or_default]
+    pub disabled: bool,
 }
 
 #[function_component]
@@ -73,7 +75,7 @@ pub fn Checkbox(p: &CheckboxProps) -> Html {
     let onchange = from_input::<Event, _>(p.onchange.clone(), |i| Some(i.checked()));
     html! {
         <div class="control checkbox">
-            <input type="checkbox" id={p.id.clone()} checked={p.checked} {onchange} />
+            <input type="checkbox" id={p.id.clone()} checked={p.checked} disabled={p.disabled} {onchange} />
             <label for={p.id.clone()}><code>{ p.label.clone() }</code></label>
             if !p.hint.is_empty() { <small class="hint">{ p.hint.clone() }</small> }
         </div>

@@ -1,14 +1,17 @@
-//! What the controls hold and how each change becomes a scenario. The engine
-//! decides every number; this only maps control values to a `ScenarioSpec`.
+//! The app's state: the live scenario as the controls set it, the kubelet
+//! configuration to go back to, and the scenarios compared with it. The
+//! engine decides every number; this only edits a `ScenarioSpec`.
 
 use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::engine::config::CrashLoopBackOffConfig;
+use crate::engine::presets::presets;
+use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::{
-    explore, resolve, ConfigError, EffectiveBackoff, Exploration, KubeletConfig, Ms, Scenario,
-    ScenarioError, ScenarioSpec, Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    explore, resolve, simulate, ConfigError, EffectiveBackoff, ExitKind, Exploration, Group,
+    KubeletConfig, KubeletVersion, Ms, Requeue, RestartPolicy, Scenario, ScenarioError,
+    ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 
@@ -31,8 +34,17 @@ pub const HORIZON_STOPS_MS: &[Ms] = &[
     60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000,
     21_600_000, 43_200_000, 86_400_000,
 ];
+pub const LATENCY_STOPS_MS: &[Ms] = &[
+    0, 250, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000,
+];
+pub const SPREAD_STOPS_MS: &[Ms] = &[0, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000];
+pub const QPS_STOPS: &[Ms] = &[1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
+pub const BURST_STOPS: &[Ms] = &[1, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000];
+pub const REQUESTS_STOPS: &[Ms] = &[0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20];
+/// The live scenario and up to three more.
+pub const MAX_COMPARED: usize = 3;
 
-/// The stop nearest to `value` (values between stops come from a config).
+/// The stop nearest to `value` (values between stops come from a config or a URL).
 pub fn nearest_stop(stops: &[Ms], value: Ms) -> usize {
     stops
         .iter()
@@ -41,102 +53,58 @@ pub fn nearest_stop(stops: &[Ms], value: Ms) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-/// Where the curve comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CurveSource {
-    /// Derived from the feature gates and `maxContainerRestartPeriod`.
-    Config,
-    /// The initial/max sliders, a what-if no kubelet configuration gives.
-    Custom,
+/// A scenario drawn beside the live one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compared {
+    /// One of the KEP's curves, on the live node.
+    Preset(&'static str),
+    /// The live scenario as it was when pinned.
+    Pinned {
+        label: String,
+        spec: Box<ScenarioSpec>,
+    },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Controls {
-    pub model: Semantics,
-    pub reduce_decay: bool,
-    pub back_off_max_gate: bool,
-    /// Empty means unset.
-    pub max_container_restart_period: String,
-    pub source: CurveSource,
-    pub custom_initial_ms: Ms,
-    pub custom_max_ms: Ms,
-    pub run_ms: Ms,
-    pub pods: u32,
-    pub horizon_ms: Ms,
-}
-
-impl Default for Controls {
-    /// Kubelet 1.35 defaults: KubeletCrashLoopBackOffMax beta and on.
-    fn default() -> Self {
-        let spec = ScenarioSpec::default();
-        Self {
-            model: Semantics::Kubelet,
-            reduce_decay: false,
-            back_off_max_gate: true,
-            max_container_restart_period: String::new(),
-            source: CurveSource::Config,
-            custom_initial_ms: 10_000,
-            custom_max_ms: 300_000,
-            run_ms: 0,
-            pods: crate::engine::scenario::DEFAULT_PODS,
-            horizon_ms: spec.horizon_ms,
-        }
-    }
-}
-
-impl Controls {
-    pub fn kubelet_config(&self) -> KubeletConfig {
-        let period = self.max_container_restart_period.trim();
-        KubeletConfig {
-            feature_gates: [
-                (
-                    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY.to_owned(),
-                    self.reduce_decay,
-                ),
-                (
-                    KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(),
-                    self.back_off_max_gate,
-                ),
-            ]
-            .into(),
-            crash_loop_back_off: CrashLoopBackOffConfig {
-                max_container_restart_period: (!period.is_empty()).then(|| period.to_owned()),
-            },
-            semantics: Some(self.model),
-            ..Default::default()
-        }
-    }
-
-    pub fn spec(&self) -> ScenarioSpec {
-        let (initial_ms, max_ms, config) = match self.source {
-            CurveSource::Config => (None, None, Some(self.kubelet_config())),
-            CurveSource::Custom => (Some(self.custom_initial_ms), Some(self.custom_max_ms), None),
-        };
-        ScenarioSpec {
-            initial_ms,
-            max_ms,
-            reset_after_ms: None,
-            config,
-            run_ms: Some(self.run_ms),
-            horizon_ms: self.horizon_ms,
-            pods: Some(self.pods),
-            model: self.model,
-            ..Default::default()
-        }
-    }
+/// What the app shows for a compared scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparedResult {
+    pub label: String,
+    pub result: Result<Rc<Timeline>, String>,
 }
 
 pub enum Action {
     Model(Semantics),
-    ReduceDecay(bool),
-    BackOffMaxGate(bool),
+    Version(KubeletVersion),
+    Gate(&'static str, bool),
     MaxContainerRestartPeriod(String),
     UseConfig,
     Initial(Ms),
     Max(Ms),
-    Run(Ms),
-    Pods(u32),
+    Requeue(Option<Requeue>),
+    Seed(u64),
+    Reroll,
+    Latency(Ms),
+    AddGroup,
+    RemoveGroup(usize),
+    EditGroup(usize, GroupEdit),
+    ChartGroup(usize),
     Horizon(Ms),
+    RequestsPerRestart(u32),
+    Qps(u32),
+    Burst(u32),
+    Compare(Compared),
+    Uncompare(usize),
+    /// Loads a whole scenario (an audit row's "show me").
+    Load(ScenarioSpec),
+}
+
+pub enum GroupEdit {
+    Name(String),
+    Pods(u32),
+    Run(Ms),
+    Exit(ExitKind),
+    Policy(RestartPolicy),
+    Spread(Ms),
 }
 
 /// Shared so that components compare by pointer, not by every restart time.
@@ -151,86 +119,245 @@ impl PartialEq for Shown {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
-    pub controls: Controls,
-    /// The kubelet configuration on its own, whichever curve is in use.
-    pub config: Result<EffectiveBackoff, ConfigError>,
-    /// Why the current controls give no scenario; the charts keep the last one.
+    /// The live scenario.
+    pub spec: ScenarioSpec,
+    /// The kubelet configuration the gate and field controls hold; in use
+    /// unless a custom curve is.
+    pub config: KubeletConfig,
+    pub compared: Vec<Compared>,
+    /// The configuration on its own, whichever curve is in use.
+    pub resolved: Result<EffectiveBackoff, ConfigError>,
+    /// Why the live controls give no scenario; the charts keep the last one.
     pub error: Option<ScenarioError>,
     /// The last valid result.
     pub shown: Shown,
+    pub compared_results: Vec<ComparedResult>,
 }
 
 impl Default for State {
     fn default() -> Self {
-        let controls = Controls::default();
+        let config = KubeletConfig::default();
+        let spec = ScenarioSpec {
+            config: Some(config.clone()),
+            ..Default::default()
+        };
         let shown = Shown(Rc::new(explore(&Scenario::default())));
-        Self::from_controls(controls, shown)
+        Self::derive(spec, config, vec![], shown)
+    }
+}
+
+fn label_of(c: &Compared) -> String {
+    match c {
+        Compared::Preset(id) => presets()
+            .into_iter()
+            .find(|p| p.id == *id)
+            .map_or_else(|| (*id).to_owned(), |p| p.label.to_owned()),
+        Compared::Pinned { label, .. } => label.clone(),
+    }
+}
+
+fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
+    match c {
+        Compared::Preset(id) => presets()
+            .into_iter()
+            .find(|p| p.id == *id)
+            .map(|p| p.apply(live)),
+        Compared::Pinned { spec, .. } => Some((**spec).clone()),
     }
 }
 
 impl State {
-    fn from_controls(controls: Controls, last: Shown) -> Self {
-        let config = resolve(&controls.kubelet_config());
-        let (error, shown) = match Scenario::try_from(controls.spec()) {
+    fn derive(
+        spec: ScenarioSpec,
+        config: KubeletConfig,
+        compared: Vec<Compared>,
+        last: Shown,
+    ) -> Self {
+        let resolved = resolve(&KubeletConfig {
+            semantics: Some(spec.model),
+            kubelet_version: spec.kubelet_version.or(config.kubelet_version),
+            ..config.clone()
+        });
+        let (error, shown) = match Scenario::try_from(spec.clone()) {
             Ok(s) => (None, Shown(Rc::new(explore(&s)))),
             Err(e) => (Some(e), last),
         };
+        let compared_results = compared
+            .iter()
+            .map(|c| ComparedResult {
+                label: label_of(c),
+                result: compared_spec(c, &spec)
+                    .ok_or_else(|| "unknown preset".to_owned())
+                    .and_then(|s| Scenario::try_from(s).map_err(|e| e.to_string()))
+                    .map(|s| Rc::new(simulate(&s))),
+            })
+            .collect();
         Self {
-            controls,
+            spec,
             config,
+            compared,
+            resolved,
             error,
             shown,
+            compared_results,
         }
     }
 
-    /// The curve in use: the config's while it resolves, else the last shown.
+    pub fn custom(&self) -> bool {
+        self.spec.config.is_none()
+    }
+
+    pub fn version(&self) -> KubeletVersion {
+        self.spec.kubelet_version.unwrap_or_default()
+    }
+
+    /// A gate as its checkbox shows it: set, or the default.
+    pub fn gate(&self, name: &str) -> bool {
+        KubeletConfig {
+            semantics: Some(self.spec.model),
+            kubelet_version: Some(self.version()),
+            ..self.config.clone()
+        }
+        .gate(name)
+    }
+
+    /// Whether the modelled kubelet knows the gate at all.
+    pub fn gate_exists(&self, name: &str) -> bool {
+        self.spec.model == Semantics::Kep || self.version().gate_default(name).is_some()
+    }
+
+    /// The curve in use, for starting a what-if from it.
     fn current_curve(&self) -> (Ms, Ms) {
-        let b = self.config.as_ref().unwrap_or(&self.shown.0.backoff);
-        match self.controls.source {
-            CurveSource::Config => (b.initial_ms, b.max_ms),
-            CurveSource::Custom => (self.controls.custom_initial_ms, self.controls.custom_max_ms),
+        match (&self.spec.config, &self.resolved) {
+            (Some(_), Ok(b)) => (b.initial_ms, b.max_ms),
+            _ => (self.shown.0.backoff.initial_ms, self.shown.0.backoff.max_ms),
         }
     }
+}
+
+/// Materializes the groups so that one can be edited.
+fn groups_mut(spec: &mut ScenarioSpec) -> &mut Vec<Group> {
+    if spec.groups.is_empty() {
+        spec.groups = spec.effective_groups();
+        spec.pods = None;
+        spec.run_ms = None;
+    }
+    &mut spec.groups
+}
+
+fn use_config(spec: &mut ScenarioSpec, config: &KubeletConfig) {
+    spec.config = Some(config.clone());
+    spec.initial_ms = None;
+    spec.max_ms = None;
+    spec.reset_after_ms = None;
+    spec.schedule_ms.clear();
 }
 
 impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut c = self.controls.clone();
+        let mut spec = self.spec.clone();
+        let mut config = self.config.clone();
+        let mut compared = self.compared.clone();
         let (initial, max) = self.current_curve();
-        // Touching the configuration goes back to the configured curve.
-        if matches!(
-            action,
-            Action::Model(_)
-                | Action::ReduceDecay(_)
-                | Action::BackOffMaxGate(_)
-                | Action::MaxContainerRestartPeriod(_)
-                | Action::UseConfig
-        ) {
-            c.source = CurveSource::Config;
-        }
         match action {
-            Action::Model(m) => c.model = m,
-            Action::ReduceDecay(on) => c.reduce_decay = on,
-            Action::BackOffMaxGate(on) => c.back_off_max_gate = on,
-            Action::MaxContainerRestartPeriod(text) => c.max_container_restart_period = text,
-            Action::UseConfig => {}
+            Action::Model(m) => spec.model = m,
+            Action::Version(v) => {
+                spec.kubelet_version = Some(v);
+                // Overrides of gates this kubelet does not know would only be refused.
+                config
+                    .feature_gates
+                    .retain(|g, _| v.gate_default(g).is_some());
+                if spec.config.is_some() {
+                    use_config(&mut spec, &config);
+                }
+            }
+            Action::Gate(name, on) => {
+                config.feature_gates.insert(name.to_owned(), on);
+                use_config(&mut spec, &config);
+            }
+            Action::MaxContainerRestartPeriod(text) => {
+                let text = text.trim();
+                config.crash_loop_back_off.max_container_restart_period =
+                    (!text.is_empty()).then(|| text.to_owned());
+                use_config(&mut spec, &config);
+            }
+            Action::UseConfig => use_config(&mut spec, &config),
             // Moving a curve slider starts a what-if from the curve in use.
-            Action::Initial(v) => {
-                c.source = CurveSource::Custom;
-                c.custom_initial_ms = v;
-                c.custom_max_ms = max;
+            Action::Initial(v) | Action::Max(v) => {
+                let is_initial = matches!(action, Action::Initial(_));
+                spec.config = None;
+                spec.schedule_ms.clear();
+                spec.initial_ms = Some(if is_initial { v } else { initial });
+                spec.max_ms = Some(if is_initial { max } else { v });
             }
-            Action::Max(v) => {
-                c.source = CurveSource::Custom;
-                c.custom_initial_ms = initial;
-                c.custom_max_ms = v;
+            Action::Requeue(r) => spec.requeue = r,
+            Action::Seed(s) => spec.seed = s,
+            Action::Reroll => spec.seed = SplitMix64::new(spec.seed).next_u64() % 1_000_000,
+            Action::Latency(ms) => spec.start_latency_ms = ms,
+            Action::AddGroup => {
+                let groups = groups_mut(&mut spec);
+                let n = groups.len() + 1;
+                groups.push(Group {
+                    name: format!("group {n}"),
+                    pods: 10,
+                    run_ms: 30_000,
+                    exit: ExitKind::Failed,
+                    restart_policy: RestartPolicy::Always,
+                    spread_ms: 60_000,
+                });
             }
-            Action::Run(v) => c.run_ms = v,
-            Action::Pods(v) => c.pods = v,
-            Action::Horizon(v) => c.horizon_ms = v,
+            Action::RemoveGroup(i) => {
+                let groups = groups_mut(&mut spec);
+                if groups.len() > 1 && i < groups.len() {
+                    groups.remove(i);
+                }
+                spec.chart_group = spec.chart_group.min(spec.groups.len().saturating_sub(1));
+            }
+            Action::EditGroup(i, edit) => {
+                if let Some(g) = groups_mut(&mut spec).get_mut(i) {
+                    match edit {
+                        GroupEdit::Name(n) => g.name = n,
+                        GroupEdit::Pods(p) => g.pods = p,
+                        GroupEdit::Run(ms) => g.run_ms = ms,
+                        GroupEdit::Exit(e) => g.exit = e,
+                        GroupEdit::Policy(p) => g.restart_policy = p,
+                        GroupEdit::Spread(ms) => g.spread_ms = ms,
+                    }
+                }
+            }
+            Action::ChartGroup(i) => spec.chart_group = i,
+            Action::Horizon(ms) => spec.horizon_ms = ms,
+            Action::RequestsPerRestart(n) => spec.requests_per_restart = n,
+            Action::Qps(n) => spec.kube_api_qps = n,
+            Action::Burst(n) => spec.kube_api_burst = n,
+            Action::Compare(c) => {
+                if compared.len() >= MAX_COMPARED {
+                    compared.remove(0);
+                }
+                if !compared.contains(&c) {
+                    compared.push(c);
+                }
+            }
+            Action::Uncompare(i) => {
+                if i < compared.len() {
+                    compared.remove(i);
+                }
+            }
+            Action::Load(new) => {
+                if let Some(c) = &new.config {
+                    config = c.clone();
+                }
+                spec = new;
+            }
         }
-        Rc::new(State::from_controls(c, self.shown.clone()))
+        Rc::new(State::derive(spec, config, compared, self.shown.clone()))
     }
 }
+
+/// Gate names the UI offers, in order.
+pub const GATES: [&str; 2] = [
+    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+];

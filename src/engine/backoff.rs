@@ -2,8 +2,6 @@
 //! per container. Time is integer milliseconds and the clock's "now" is passed
 //! in, so the same code serves the simulation and the tests.
 
-use std::collections::BTreeMap;
-
 use super::rng::Rng;
 
 /// Milliseconds since the pod was created.
@@ -33,24 +31,26 @@ pub struct Entry {
     pub last_update: Ms,
 }
 
+/// client-go keeps a map; the explorer keys one container per object, so a
+/// short list (found by equality) is the same map without the hashing.
 #[derive(Debug, Clone)]
-pub struct Backoff<K: Ord + Clone> {
+pub struct Backoff<K: PartialEq + Clone> {
     initial: Ms,
     max: Ms,
     /// client-go's `maxJitterFactor`; CrashLoopBackOff uses 0.
     max_jitter_factor: f64,
     expiry: ExpiryRule,
-    entries: BTreeMap<K, Entry>,
+    entries: Vec<(K, Entry)>,
 }
 
-impl<K: Ord + Clone> Backoff<K> {
+impl<K: PartialEq + Clone> Backoff<K> {
     pub fn new(initial: Ms, max: Ms, max_jitter_factor: f64, expiry: ExpiryRule) -> Self {
         Self {
             initial,
             max,
             max_jitter_factor: max_jitter_factor.max(0.0),
             expiry,
-            entries: BTreeMap::new(),
+            entries: Vec::new(),
         }
     }
 
@@ -65,9 +65,13 @@ impl<K: Ord + Clone> Backoff<K> {
         (rng.next_f64() * self.max_jitter_factor * delay as f64) as Ms
     }
 
+    fn lookup(&self, id: &K) -> Option<&Entry> {
+        self.entries.iter().find(|(k, _)| k == id).map(|(_, e)| e)
+    }
+
     /// The backoff `Next(id, eventTime)` would store, without storing it.
     pub fn next_value(&self, id: &K, event_time: Ms, rng: &mut dyn Rng) -> Ms {
-        match self.entries.get(id) {
+        match self.lookup(id) {
             Some(e) if !self.has_expired(event_time, e.last_update) => {
                 let delay = e
                     .backoff
@@ -88,18 +92,19 @@ impl<K: Ord + Clone> Backoff<K> {
 
     /// The second half of `Next`: the entry as Next leaves it.
     pub fn store(&mut self, id: &K, backoff: Ms, now: Ms) {
-        self.entries.insert(
-            id.clone(),
-            Entry {
-                backoff,
-                last_update: now,
-            },
-        );
+        let entry = Entry {
+            backoff,
+            last_update: now,
+        };
+        match self.entries.iter_mut().find(|(k, _)| k == id) {
+            Some((_, e)) => *e = entry,
+            None => self.entries.push((id.clone(), entry)),
+        }
     }
 
     /// `IsInBackOffSince(id, eventTime)` with `Clock.Now() == now`.
     pub fn is_in_back_off_since(&self, id: &K, event_time: Ms, now: Ms) -> bool {
-        match self.entries.get(id) {
+        match self.lookup(id) {
             None => false,
             Some(e) if self.has_expired(event_time, e.last_update) => false,
             Some(e) => now.saturating_sub(event_time) < e.backoff,
@@ -108,16 +113,16 @@ impl<K: Ord + Clone> Backoff<K> {
 
     /// `Get(id)`: the current backoff, 0 without an entry.
     pub fn get(&self, id: &K) -> Ms {
-        self.entries.get(id).map_or(0, |e| e.backoff)
+        self.lookup(id).map_or(0, |e| e.backoff)
     }
 
     pub fn entry(&self, id: &K) -> Option<Entry> {
-        self.entries.get(id).copied()
+        self.lookup(id).copied()
     }
 
     /// `Reset(id)`.
     pub fn reset(&mut self, id: &K) {
-        self.entries.remove(id);
+        self.entries.retain(|(k, _)| k != id);
     }
 }
 

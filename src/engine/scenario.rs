@@ -315,23 +315,31 @@ fn custom_curve(spec: &ScenarioSpec) -> Result<EffectiveBackoff, ScenarioError> 
     })
 }
 
+impl ScenarioSpec {
+    /// The node's groups: `groups`, or the one lockstep group `pods`/`runMs` describe.
+    pub fn effective_groups(&self) -> Vec<Group> {
+        if self.groups.is_empty() {
+            vec![Group {
+                name: String::new(),
+                pods: self.pods.unwrap_or(DEFAULT_PODS),
+                run_ms: self.run_ms.unwrap_or(0),
+                exit: ExitKind::Failed,
+                restart_policy: RestartPolicy::Always,
+                spread_ms: 0,
+            }]
+        } else {
+            self.groups.clone()
+        }
+    }
+}
+
 fn groups_of(spec: &ScenarioSpec) -> Result<Vec<Group>, ScenarioError> {
-    let groups = if spec.groups.is_empty() {
-        vec![Group {
-            name: String::new(),
-            pods: spec.pods.unwrap_or(DEFAULT_PODS),
-            run_ms: spec.run_ms.unwrap_or(0),
-            exit: ExitKind::Failed,
-            restart_policy: RestartPolicy::Always,
-            spread_ms: 0,
-        }]
-    } else if spec.pods.is_some() || spec.run_ms.is_some() {
+    if !spec.groups.is_empty() && (spec.pods.is_some() || spec.run_ms.is_some()) {
         return Err(ScenarioError::Conflict(
             "give either pods and runMs (one group) or groups, not both".into(),
         ));
-    } else {
-        spec.groups.clone()
-    };
+    }
+    let groups = spec.effective_groups();
     if groups.len() > MAX_GROUPS {
         return Err(ScenarioError::OutOfRange {
             field: "groups",

@@ -336,13 +336,39 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 /// timeline at spread offsets, counted per window without a loop over pods.
 fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &mut [u64]) {
     let last = per_window.len() - 1;
+    if offsets.spread_ms == 0 {
+        for &t in restarts {
+            per_window[((t / LOAD_WINDOW_MS) as usize).min(last)] += u64::from(offsets.pods);
+        }
+        return;
+    }
+    let (pods, spread) = (u64::from(offsets.pods), offsets.spread_ms);
+    let step = LOAD_WINDOW_MS * pods;
     for &t in restarts {
+        // Pods started by the end of each window: ceil((boundary - t) × pods / spread),
+        // walked from window to window with a running quotient and remainder.
         let first = ((t / LOAD_WINDOW_MS) as usize).min(last);
-        let end = (((t + offsets.spread_ms) / LOAD_WINDOW_MS) as usize).min(last);
-        for (w, slot) in per_window.iter_mut().enumerate().take(end + 1).skip(first) {
-            let lo = (w as Ms * LOAD_WINDOW_MS) as i64 - t as i64;
-            let hi = ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon) as i64 - t as i64;
-            *slot += offsets.in_range(lo, hi);
+        let d = (first as Ms + 1) * LOAD_WINDOW_MS - t;
+        let (mut q, mut r) = ((d * pods) / spread, (d * pods) % spread);
+        let mut before = 0;
+        for (w, slot) in per_window.iter_mut().enumerate().skip(first) {
+            let end = ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon);
+            let started = if end == (w as Ms + 1) * LOAD_WINDOW_MS {
+                (q + u64::from(r > 0)).min(pods)
+            } else {
+                offsets.started_by(end as i64 - t as i64 - 1)
+            };
+            *slot += started - before;
+            before = started;
+            if started == pods {
+                break;
+            }
+            q += step / spread;
+            r += step % spread;
+            if r >= spread {
+                q += 1;
+                r -= spread;
+            }
         }
     }
 }

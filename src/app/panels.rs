@@ -1,0 +1,578 @@
+//! The control panels and the tables. Each maps state to Html and user input
+//! to actions; none computes a figure.
+
+use yew::prelude::*;
+
+use super::controls::{Checkbox, Choice, Slider, TextField};
+use super::state::{
+    nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, GATES, HORIZON_STOPS_MS,
+    INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS,
+    RUN_STOPS_MS, SPREAD_STOPS_MS,
+};
+use crate::chart::PALETTE;
+use crate::engine::audit::{audit, Verdict};
+use crate::engine::duration::{format_go_duration_ms, format_human_ms};
+use crate::engine::presets::presets;
+use crate::engine::scenario::{MAX_GROUPS, PODS_RANGE};
+use crate::engine::{
+    Counts, ExitKind, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+};
+
+type Handle = UseReducerHandle<State>;
+
+#[derive(Properties, PartialEq)]
+pub struct PanelProps {
+    pub state: Handle,
+}
+
+fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> Action + 'static) -> Callback<T> {
+    let state = state.clone();
+    Callback::from(move |v| state.dispatch(f(v)))
+}
+
+/// A slider over `stops` that sends the stop's value.
+fn send_stop(
+    state: &Handle,
+    stops: &'static [Ms],
+    f: impl Fn(Ms) -> Action + 'static,
+) -> Callback<usize> {
+    let state = state.clone();
+    Callback::from(move |pos: usize| {
+        if let Some(&v) = stops.get(pos) {
+            state.dispatch(f(v));
+        }
+    })
+}
+
+fn css_color(i: usize) -> String {
+    let c = PALETTE[i % PALETTE.len()];
+    format!("rgb({}, {}, {})", c.0, c.1, c.2)
+}
+
+#[function_component]
+pub fn KubeletPanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let s = &**state;
+    let model = s.spec.model;
+    let version = s.version();
+    let versions = KubeletVersion::ALL
+        .iter()
+        .map(|v| {
+            (
+                AttrValue::from(v.name()),
+                AttrValue::from(format!("kubelet {}", v.name())),
+            )
+        })
+        .collect::<Vec<_>>();
+    let on_version = send(state, |v: String| {
+        Action::Version(KubeletVersion::parse(&v).unwrap_or_default())
+    });
+    let on_model = send(state, |v: String| {
+        Action::Model(if v == "kep" {
+            Semantics::Kep
+        } else {
+            Semantics::Kubelet
+        })
+    });
+    let field_error = s
+        .resolved
+        .as_ref()
+        .err()
+        .map(|e| AttrValue::from(e.to_string()));
+    let gates = GATES.iter().map(|&name| {
+        let exists = s.gate_exists(name);
+        let hint = if !exists {
+            format!("not in kubelet {}", version.name())
+        } else if model == Semantics::Kep {
+            "KEP: alpha, off by default".to_owned()
+        } else {
+            match version.gate_default(name) {
+                Some(true) => format!("{}: on by default (beta)", version.name()),
+                _ => format!("{}: alpha, off by default", version.name()),
+            }
+        };
+        let hint = if name == KUBELET_CRASH_LOOP_BACK_OFF_MAX {
+            format!("{hint}; lets the field below set the max")
+        } else {
+            format!("{hint}; initial 1s, max 1m0s")
+        };
+        let id = if name == KUBELET_CRASH_LOOP_BACK_OFF_MAX {
+            "gate-max"
+        } else {
+            "gate-reduce"
+        };
+        html! {
+            <Checkbox id={id} label={name} checked={s.gate(name)} disabled={!exists}
+                onchange={send(state, move |on| Action::Gate(name, on))} hint={hint} />
+        }
+    });
+    let effective = match (&s.resolved, s.custom()) {
+        (_, true) => {
+            let b = &s.shown.0.backoff;
+            html! {
+                <div class="effective custom" id="effective">
+                    <p><strong>{"Custom what-if curve"}</strong>{" (no kubelet configuration gives it): "}
+                        {"initial "}<b id="eff-initial">{ format_go_duration_ms(b.initial_ms) }</b>
+                        {" · max "}<b id="eff-max">{ format_go_duration_ms(b.max_ms) }</b>
+                        {" · reset after "}<b id="eff-reset">{ format_go_duration_ms(b.reset_after_ms) }</b></p>
+                    if !b.schedule_ms.is_empty() {
+                        <p class="hint">{ format!("waits: {} then the max",
+                            b.schedule_ms.iter().map(|&w| format_human_ms(w)).collect::<Vec<_>>().join(", ")) }</p>
+                    }
+                    <button type="button" id="use-config" onclick={send(state, |_: MouseEvent| Action::UseConfig)}>
+                        {"Back to the kubelet configuration"}</button>
+                </div>
+            }
+        }
+        (Ok(cfg), false) => html! {
+            <div class="effective" id="effective">
+                <p>{"Effective initial "}<b id="eff-initial">{ format_go_duration_ms(cfg.initial_ms) }</b>
+                    {" / max "}<b id="eff-max">{ format_go_duration_ms(cfg.max_ms) }</b>
+                    {" / reset after "}<b id="eff-reset">{ format_go_duration_ms(cfg.reset_after_ms) }</b></p>
+                <ul class="notes">{ for cfg.notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                if !cfg.warnings.is_empty() {
+                    <ul class="warnings" id="warnings">{ for cfg.warnings.iter().map(|w| html! { <li>{"warning: "}{ w }</li> }) }</ul>
+                }
+            </div>
+        },
+        (Err(_), false) => html! {
+            <div class="effective refused" id="effective">
+                <p>{"The kubelet would not start with this configuration (see the message under the field). The charts show the last valid configuration."}</p>
+            </div>
+        },
+    };
+    html! {
+        <section class="panel" aria-labelledby="h-kubelet">
+            <h2 id="h-kubelet">{"Kubelet configuration"}</h2>
+            <Choice id="model" label="Model" selected={if model == Semantics::Kep { "kep" } else { "kubelet" }}
+                options={vec![("kubelet".into(), "as the kubelet does it".into()), ("kep".into(), "as KEP-4603/5593 describe it".into())]}
+                onchange={on_model} />
+            <Choice id="version" label="Kubelet version (kubelet model)" selected={version.name()} options={versions}
+                onchange={on_version} />
+            { for gates }
+            <TextField id="max-container-restart-period"
+                label={html! { <><code>{"crashLoopBackOff.maxContainerRestartPeriod"}</code>{" (1s to 5m0s, empty = unset)"}</> }}
+                value={s.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
+                placeholder="unset, e.g. 4s or 1m30s"
+                oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
+            { effective }
+        </section>
+    }
+}
+
+#[function_component]
+pub fn CurvePanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let b = &state.shown.0.backoff;
+    let custom = state.custom();
+    html! {
+        <section class="panel" aria-labelledby="h-curve">
+            <h2 id="h-curve">{"Backoff curve"}</h2>
+            <p class="hint">{"These follow the configuration above; moving one makes a custom what-if."}</p>
+            <Slider id="initial" label="Initial backoff" positions={INITIAL_STOPS_MS.len()}
+                position={nearest_stop(INITIAL_STOPS_MS, b.initial_ms)} display={format_human_ms(b.initial_ms)}
+                onchange={send_stop(state, INITIAL_STOPS_MS, Action::Initial)} inactive={!custom} />
+            <Slider id="max" label="Maximum backoff" positions={MAX_STOPS_MS.len()}
+                position={nearest_stop(MAX_STOPS_MS, b.max_ms)}
+                display={if b.max_ms == 300_000 { "5 min (today's cap)".to_owned() } else { format_human_ms(b.max_ms) }}
+                onchange={send_stop(state, MAX_STOPS_MS, Action::Max)} inactive={!custom} />
+        </section>
+    }
+}
+
+#[function_component]
+pub fn TimingPanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let spec = &state.spec;
+    let selected = match spec.requeue {
+        None => "version",
+        Some(Requeue::Ideal) => "ideal",
+        Some(Requeue::Periodic) => "periodic",
+        Some(Requeue::AtExpiry) => "at-expiry",
+    };
+    let on_requeue = send(state, |v: String| {
+        Action::Requeue(match v.as_str() {
+            "ideal" => Some(Requeue::Ideal),
+            "periodic" => Some(Requeue::Periodic),
+            "at-expiry" => Some(Requeue::AtExpiry),
+            _ => None,
+        })
+    });
+    let seed_text = spec.seed.to_string();
+    let on_seed = {
+        let state = state.clone();
+        Callback::from(move |v: String| {
+            if let Ok(seed) = v.trim().parse::<u64>() {
+                state.dispatch(Action::Seed(seed));
+            }
+        })
+    };
+    let seed_error = None::<AttrValue>;
+    html! {
+        <section class="panel" aria-labelledby="h-timing">
+            <h2 id="h-timing">{"Kubelet timing"}</h2>
+            <Choice id="requeue" label="When a restart lands after the backoff expires" selected={selected}
+                options={vec![
+                    ("version".into(), "as the model and version do".into()),
+                    ("ideal".into(), "exactly at expiry (the KEPs' curves)".into()),
+                    ("periodic".into(), "recheck every 10–15 s (before 1.35)".into()),
+                    ("at-expiry".into(), "requeue at expiry ×1.0–1.5, ≤ 1 min (1.35+, k/k#133066)".into()),
+                ]}
+                onchange={on_requeue} />
+            <div class="row">
+                <TextField id="seed" label={html! {"Jitter seed"}} value={seed_text} placeholder="a whole number"
+                    oninput={on_seed} error={seed_error} />
+                <button type="button" id="reroll" onclick={send(state, |_: MouseEvent| Action::Reroll)}>{"Re-roll"}</button>
+            </div>
+            <Slider id="latency" label="Container start latency (image, sandbox), added to each restart"
+                positions={LATENCY_STOPS_MS.len()} position={nearest_stop(LATENCY_STOPS_MS, spec.start_latency_ms)}
+                display={format_human_ms(spec.start_latency_ms)}
+                onchange={send_stop(state, LATENCY_STOPS_MS, Action::Latency)} />
+        </section>
+    }
+}
+
+#[function_component]
+pub fn WorkloadPanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let spec = &state.spec;
+    let groups = spec.effective_groups();
+    let many = groups.len() > 1;
+    let rows = groups.iter().enumerate().map(|(i, g)| {
+        // Group 0 keeps the plain ids the single-group layout had.
+        let id = |name: &str| if i == 0 { name.to_owned() } else { format!("{name}-{i}") };
+        let edit = move |f: fn(Ms) -> GroupEdit| move |v: Ms| Action::EditGroup(i, f(v));
+        let on_pods = send(state, move |pos: usize| Action::EditGroup(i, GroupEdit::Pods(pos as u32 + 1)));
+        let on_exit = send(state, move |v: String| {
+            Action::EditGroup(i, GroupEdit::Exit(if v == "succeeded" { ExitKind::Succeeded } else { ExitKind::Failed }))
+        });
+        let on_policy = send(state, move |v: String| {
+            Action::EditGroup(i, GroupEdit::Policy(match v.as_str() {
+                "OnFailure" => RestartPolicy::OnFailure,
+                "Never" => RestartPolicy::Never,
+                _ => RestartPolicy::Always,
+            }))
+        });
+        let policy = match g.restart_policy {
+            RestartPolicy::Always => "Always",
+            RestartPolicy::OnFailure => "OnFailure",
+            RestartPolicy::Never => "Never",
+        };
+        let spread = if g.spread_ms == 0 { "lockstep".to_owned() } else { format!("over {}", format_human_ms(g.spread_ms)) };
+        let title = if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() };
+        html! {
+            <fieldset class="group" id={id("group")}>
+                <legend>
+                    <span class="swatch-text">{ title }</span>
+                    if many {
+                        <button type="button" class="remove" id={id("remove-group")} aria-label={format!("Remove group {}", i + 1)}
+                            onclick={send(state, move |_: MouseEvent| Action::RemoveGroup(i))}>{"×"}</button>
+                    }
+                </legend>
+                if many {
+                    <TextField id={id("group-name")} label={html! {"Name"}} value={g.name.clone()} placeholder="e.g. batch workers"
+                        oninput={send(state, move |v: String| Action::EditGroup(i, GroupEdit::Name(v.chars().take(40).collect())))} />
+                }
+                <Slider id={id("pods")} label="Pods (crashing together)" positions={*PODS_RANGE.end() as usize}
+                    position={(g.pods as usize).saturating_sub(1)} display={g.pods.to_string()} onchange={on_pods}
+                    hint={if many { "" } else { "110 is the kubelet's default maxPods" }} />
+                <Slider id={id("run")} label="Crash interval (how long the container runs before it exits)"
+                    positions={RUN_STOPS_MS.len()} position={nearest_stop(RUN_STOPS_MS, g.run_ms)}
+                    display={format_human_ms(g.run_ms)} onchange={send_stop(state, RUN_STOPS_MS, edit(GroupEdit::Run))}
+                    hint="a run longer than the reset threshold starts the curve over" />
+                <div class="row">
+                    <Choice id={id("exit")} label="Exits" selected={if g.exit == ExitKind::Succeeded { "succeeded" } else { "failed" }}
+                        options={vec![("failed".into(), "Failed (code ≠ 0)".into()), ("succeeded".into(), "Succeeded (code 0)".into())]}
+                        onchange={on_exit} />
+                    <Choice id={id("policy")} label="restartPolicy" selected={policy}
+                        options={vec![("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
+                        onchange={on_policy} />
+                </div>
+                <Slider id={id("spread")} label="Starts" positions={SPREAD_STOPS_MS.len()}
+                    position={nearest_stop(SPREAD_STOPS_MS, g.spread_ms)} display={spread}
+                    onchange={send_stop(state, SPREAD_STOPS_MS, edit(GroupEdit::Spread))} />
+            </fieldset>
+        }
+    });
+    let chart_options = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            (
+                AttrValue::from(i.to_string()),
+                AttrValue::from(if g.name.is_empty() {
+                    format!("group {}", i + 1)
+                } else {
+                    g.name.clone()
+                }),
+            )
+        })
+        .collect::<Vec<_>>();
+    let on_chart_group = send(state, |v: String| {
+        Action::ChartGroup(v.parse().unwrap_or(0))
+    });
+    html! {
+        <section class="panel" aria-labelledby="h-workload">
+            <h2 id="h-workload">{"Workloads on the node"}</h2>
+            { for rows }
+            if groups.len() < MAX_GROUPS {
+                <button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button>
+            }
+            if many {
+                <Choice id="chart-group" label="Restart and wait charts follow" selected={spec.chart_group.to_string()}
+                    options={chart_options} onchange={on_chart_group} />
+            }
+        </section>
+    }
+}
+
+#[function_component]
+pub fn ApiPanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let spec = &state.spec;
+    html! {
+        <section class="panel" aria-labelledby="h-api">
+            <h2 id="h-api">{"API server and horizon"}</h2>
+            <Slider id="requests" label="/pods status requests per restart" positions={REQUESTS_STOPS.len()}
+                position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
+                display={spec.requests_per_restart.to_string()}
+                onchange={send_stop(state, REQUESTS_STOPS, |v| Action::RequestsPerRestart(v as u32))} />
+            <Slider id="qps" label="kubeAPIQPS (50 since 1.27; 5 before)" positions={QPS_STOPS.len()}
+                position={nearest_stop(QPS_STOPS, u64::from(spec.kube_api_qps))} display={spec.kube_api_qps.to_string()}
+                onchange={send_stop(state, QPS_STOPS, |v| Action::Qps(v as u32))} />
+            <Slider id="burst" label="kubeAPIBurst (100 since 1.27; 10 before)" positions={BURST_STOPS.len()}
+                position={nearest_stop(BURST_STOPS, u64::from(spec.kube_api_burst))} display={spec.kube_api_burst.to_string()}
+                onchange={send_stop(state, BURST_STOPS, |v| Action::Burst(v as u32))} />
+            <Slider id="horizon" label="Time horizon" positions={HORIZON_STOPS_MS.len()}
+                position={nearest_stop(HORIZON_STOPS_MS, spec.horizon_ms)} display={format_human_ms(spec.horizon_ms)}
+                onchange={send_stop(state, HORIZON_STOPS_MS, Action::Horizon)} />
+        </section>
+    }
+}
+
+#[function_component]
+pub fn ComparePanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let live_label = "this configuration";
+    let buttons = presets().into_iter().map(|preset| {
+        let id = preset.id;
+        html! {
+            <li>
+                <button type="button" id={format!("preset-{id}")} title={format!("{} — {}", preset.section, preset.note)}
+                    onclick={send(state, move |_: MouseEvent| Action::Compare(Compared::Preset(id)))}>
+                    { preset.label }
+                </button>
+            </li>
+        }
+    });
+    let pin = {
+        let spec = state.spec.clone();
+        let b = state.shown.0.backoff.clone();
+        let label = format!(
+            "pinned: {} / {}, {}",
+            format_human_ms(b.initial_ms),
+            format_human_ms(b.max_ms),
+            if spec.model == Semantics::Kep {
+                "KEP"
+            } else {
+                "kubelet"
+            }
+        );
+        send(state, move |_: MouseEvent| {
+            Action::Compare(Compared::Pinned {
+                label: label.clone(),
+                spec: Box::new(spec.clone()),
+            })
+        })
+    };
+    html! {
+        <section class="panel" aria-labelledby="h-compare">
+            <h2 id="h-compare">{"Compare"}</h2>
+            <ul class="legend" id="compare-legend">
+                <li><span class="swatch" style={format!("background:{}", css_color(0))}></span>{ live_label }{" (solid)"}</li>
+                { for state.compared_results.iter().enumerate().map(|(i, c)| html! {
+                    <li>
+                        <span class="swatch" style={format!("background:{}", css_color(i + 1))}></span>
+                        { c.label.clone() }
+                        if let Err(e) = &c.result { <span class="error">{ format!(" ({e})") }</span> }
+                        <button type="button" class="remove" aria-label={format!("Stop comparing {}", c.label)}
+                            onclick={send(state, move |_: MouseEvent| Action::Uncompare(i))}>{"×"}</button>
+                    </li>
+                }) }
+            </ul>
+            <p class="hint">{ format!("Up to {MAX_COMPARED} beside this configuration; the KEP's curves run on this node, as the KEP models them (every exit waits, restarts on expiry).") }</p>
+            <button type="button" id="pin" onclick={pin}>{"Pin this configuration"}</button>
+            <h3>{"Curves KEP-4603 modelled or rejected"}</h3>
+            <ul class="presets">{ for buttons }</ul>
+        </section>
+    }
+}
+
+#[function_component]
+pub fn AuditPanel(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let claims = use_memo((), |_| audit());
+    let rows = claims.iter().map(|c| {
+        let spec = c.scenario.clone();
+        let (class, word) = match c.verdict {
+            Verdict::Matches => ("verdict matches", "matches"),
+            Verdict::Differs => ("verdict differs", "differs"),
+            Verdict::Convention => ("verdict convention", "depends on counting"),
+        };
+        html! {
+            <tr id={format!("claim-{}", c.id)}>
+                <td><span class="kep">{ c.kep }</span><br/><small>{ c.section }</small></td>
+                <td><q>{ c.quote }</q><br/><small>{"assuming "}{ c.assumptions.clone() }</small></td>
+                <td>{ c.kep_value.clone() }</td>
+                <td>{ c.recomputed.clone() }</td>
+                <td><span class={class}>{ word }</span><br/><small>{ c.why.clone() }</small></td>
+                <td><button type="button" class="show-me" id={format!("show-{}", c.id)}
+                    onclick={send(state, move |_: MouseEvent| Action::Load(spec.clone()))}>{"show me"}</button></td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="audit" aria-labelledby="h-audit">
+            <details id="audit">
+                <summary><h2 id="h-audit">{ format!("KEP claims audit ({} claims, recomputed)", claims.len()) }</h2></summary>
+                <div class="table-scroll">
+                    <table>
+                        <thead><tr><th>{"KEP"}</th><th>{"claim"}</th><th>{"KEP says"}</th><th>{"explorer"}</th><th>{"verdict"}</th><th></th></tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+            </details>
+        </section>
+    }
+}
+
+fn signed(v: i64) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+#[function_component]
+pub fn SummaryTable(p: &PanelProps) -> Html {
+    let state = &p.state;
+    let e = &state.shown.0;
+    let horizon_ms = e.timeline.horizon_ms;
+    let horizon = format_human_ms(horizon_ms);
+    let first = if horizon_ms <= 300_000 {
+        format!("first {horizon}")
+    } else {
+        "first 5 min".to_owned()
+    };
+    type Pick = fn(&Counts) -> i64;
+    let rows: [(&str, String, Pick, bool); 6] = [
+        (
+            "restarts-pod-5m",
+            format!("Restarts per pod, {first}"),
+            |c| c.restarts_per_pod,
+            true,
+        ),
+        (
+            "restarts-pod-all",
+            format!("Restarts per pod, {horizon}"),
+            |c| c.restarts_per_pod,
+            false,
+        ),
+        (
+            "restarts-node-5m",
+            format!("Restarts on the node, {first}"),
+            |c| c.restarts_per_node,
+            true,
+        ),
+        (
+            "restarts-node-all",
+            format!("Restarts on the node, {horizon}"),
+            |c| c.restarts_per_node,
+            false,
+        ),
+        (
+            "requests-node-5m",
+            format!("/pods requests from the node, {first}"),
+            |c| c.requests_per_node,
+            true,
+        ),
+        (
+            "requests-node-all",
+            format!("/pods requests from the node, {horizon}"),
+            |c| c.requests_per_node,
+            false,
+        ),
+    ];
+    type Whole = fn(&Summary) -> i64;
+    let whole: [(&str, &str, Whole); 4] = [
+        ("peak", "Busiest 10 s: /pods requests offered", |s| {
+            s.peak_node_requests_per_window
+        }),
+        (
+            "admitted",
+            "Busiest 10 s after the client rate limiter",
+            |s| s.peak_admitted_per_window,
+        ),
+        ("queue", "Longest wait for the rate limiter (s)", |s| {
+            s.max_queue_delay_ms / 1000
+        }),
+        ("limited", "10 s windows where the limit binds", |s| {
+            s.limited_windows
+        }),
+    ];
+    let cell = |id: String, v: String| html! { <td id={id}>{ v }</td> };
+    let row = |id: &str, label: String, of: &dyn Fn(&Summary) -> i64| {
+        html! {
+            <tr>
+                <th scope="row">{ label }</th>
+                { cell(format!("sum-{id}"), of(&e.summary).to_string()) }
+                { cell(format!("ref-{id}"), of(&e.reference_summary).to_string()) }
+                { cell(format!("excess-{id}"), signed(of(&e.excess))) }
+            </tr>
+        }
+    };
+    html! {
+        <table class="summary" id="summary">
+            <caption>{"Figures for the node"}</caption>
+            <thead><tr><th></th><th>{"this configuration"}</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
+            <tbody>
+                { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
+                { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
+            </tbody>
+        </table>
+    }
+}
+
+#[function_component]
+pub fn CompareTable(p: &PanelProps) -> Html {
+    let state = &p.state;
+    if state.compared_results.is_empty() {
+        return html! {};
+    }
+    let live = &state.shown.0.timeline;
+    let rows = std::iter::once(("this configuration".to_owned(), Some(live))).chain(
+        state
+            .compared_results
+            .iter()
+            .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| &**t))),
+    );
+    html! {
+        <table class="summary" id="compare-table">
+            <caption>{"Compared, per pod"}</caption>
+            <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
+            <tbody>
+                { for rows.enumerate().map(|(i, (label, t))| match t {
+                    Some(t) => html! { <tr>
+                        <th scope="row"><span class="swatch" style={format!("background:{}", css_color(i))}></span>{ label }</th>
+                        <td>{ t.restarts_by(300_000) }</td>
+                        <td>{ t.restarts_at_ms.len() }</td>
+                        <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
+                    </tr> },
+                    None => html! { <tr><th scope="row">{ label }</th><td colspan="3">{"invalid"}</td></tr> },
+                }) }
+            </tbody>
+        </table>
+    }
+}
