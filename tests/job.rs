@@ -1,0 +1,418 @@
+//! The Job controller: validation in the API server's words, podFailurePolicy
+//! matching and actions, replacement backoff, and the KEP-3329 user stories.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::job::{
+    compress_indexes, run_job, Attempt, ConditionType, FailureScript, JobManifest, JobRun,
+    PodResult, ValidJob, DEFAULT_HORIZON_MS,
+};
+use crashloop_explorer::engine::manifest::{job_manifest_yaml, parse_job_manifest};
+
+fn manifest(yaml: &str) -> JobManifest {
+    parse_job_manifest(yaml).expect("parses")
+}
+
+fn valid(yaml: &str) -> ValidJob {
+    manifest(yaml)
+        .validate()
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn errors(yaml: &str) -> Vec<String> {
+    match manifest(yaml).validate() {
+        Ok(_) => vec![],
+        Err(e) => e.iter().map(ToString::to_string).collect(),
+    }
+}
+
+const BASE: &str = "
+kind: Job
+metadata: {name: demo}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: main}, {name: monitor}]
+";
+
+fn with(extra: &str) -> String {
+    format!("{BASE}{extra}")
+}
+
+fn secs(v: &[u64]) -> Vec<u64> {
+    v.iter().map(|ms| ms / 1000).collect()
+}
+
+fn run(yaml: &str, script: &FailureScript) -> JobRun {
+    run_job(&valid(yaml), script, DEFAULT_HORIZON_MS)
+}
+
+#[test]
+fn validation_in_the_api_servers_words() {
+    let one = |extra: &str| {
+        let e = errors(&with(extra));
+        assert_eq!(e.len(), 1, "{extra}: {e:?}");
+        e[0].clone()
+    };
+    let rule = |r: &str| one(&format!("  podFailurePolicy:\n    rules:\n    - {r}\n"));
+    assert_eq!(
+        rule("{action: FailJob, onExitCodes: {operator: In, values: [0, 1]}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator"
+    );
+    assert_eq!(
+        rule("{action: FailJob, onExitCodes: {operator: NotIn, values: [3, 2]}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{3, 2}: must be ordered"
+    );
+    assert_eq!(
+        rule("{action: FailJob, onExitCodes: {operator: In, values: [2, 2]}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Duplicate value: 2"
+    );
+    assert_eq!(
+        rule("{action: FailJob, onExitCodes: {operator: In, values: []}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32(nil): at least one value is required"
+    );
+    let many: Vec<String> = (1..=256).map(|v| v.to_string()).collect();
+    assert_eq!(
+        rule(&format!("{{action: FailJob, onExitCodes: {{operator: In, values: [{}]}}}}", many.join(","))),
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Too many: 256: must have at most 255 items"
+    );
+    assert_eq!(
+        rule("{action: FailIndex, onExitCodes: {operator: In, values: [1]}}"),
+        "spec.podFailurePolicy.rules[0].action: Invalid value: \"FailIndex\": requires the backoffLimitPerIndex to be set"
+    );
+    assert_eq!(
+        rule("{action: Restart, onExitCodes: {operator: In, values: [1]}}"),
+        "spec.podFailurePolicy.rules[0].action: Unsupported value: \"Restart\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\""
+    );
+    assert_eq!(
+        rule("{onExitCodes: {operator: In, values: [1]}}"),
+        "spec.podFailurePolicy.rules[0].action: Required value: valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"
+    );
+    assert_eq!(
+        rule("{action: Ignore, onExitCodes: {operator: Maybe, values: [1]}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.operator: Unsupported value: \"Maybe\": supported values: \"In\", \"NotIn\""
+    );
+    assert_eq!(
+        rule("{action: Ignore, onExitCodes: {containerName: sidecar, operator: In, values: [1]}}"),
+        "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"sidecar\": must be one of the container or initContainer names in the pod template"
+    );
+    assert_eq!(
+        rule("{action: Ignore}"),
+        "spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required"
+    );
+    assert_eq!(
+        rule("{action: Ignore, onExitCodes: {operator: In, values: [1]}, onPodConditions: [{type: DisruptionTarget}]}"),
+        "spec.podFailurePolicy.rules[0]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported"
+    );
+    assert_eq!(
+        rule("{action: Ignore, onPodConditions: [{type: DisruptionTarget, status: Maybe}]}"),
+        "spec.podFailurePolicy.rules[0].onPodConditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\""
+    );
+    assert!(rule("{action: Ignore, onPodConditions: [{type: 'bad type'}]}")
+        .starts_with("spec.podFailurePolicy.rules[0].onPodConditions[0].type: Invalid value: \"bad type\": name part must consist of"));
+    let rules: String = (0..21)
+        .map(|_| "    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n")
+        .collect();
+    assert_eq!(
+        one(&format!("  podFailurePolicy:\n    rules:\n{rules}")),
+        "spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items"
+    );
+    assert_eq!(
+        one("  backoffLimit: -1\n"),
+        "spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"
+    );
+    assert_eq!(
+        one("  backoffLimitPerIndex: 1\n  completions: 2\n"),
+        "spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode"
+    );
+    assert_eq!(
+        one("  maxFailedIndexes: 1\n  completions: 2\n  completionMode: Indexed\n"),
+        "spec.maxFailedIndexes: Invalid value: 1: requires the backoffLimitPerIndex to be set"
+    );
+    assert_eq!(
+        one("  completionMode: Indexed\n"),
+        "spec.completions: Required value: when completion mode is Indexed"
+    );
+    let on_failure = BASE.replace("restartPolicy: Never", "restartPolicy: OnFailure");
+    let e = errors(&format!("{on_failure}  podFailurePolicy:\n    rules:\n    - {{action: Ignore, onPodConditions: [{{type: DisruptionTarget}}]}}\n"));
+    assert_eq!(
+        e,
+        ["spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified"]
+    );
+    let e = errors(&BASE.replace("restartPolicy: Never", "restartPolicy: Always"));
+    assert_eq!(e, ["spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]);
+    // Several errors are all reported.
+    assert_eq!(
+        errors(&with("  backoffLimit: -1\n  completionMode: Indexed\n")).len(),
+        2
+    );
+}
+
+// DefaultJobPodFailureBackOff 10 s, doubling: a pod runs 30 s, fails, and the
+// next starts 10, 20, 40 … s after; the 7th failure exceeds backoffLimit 6.
+#[test]
+fn replacement_backoff_and_backoff_limit() {
+    let r = run(
+        &with("  backoffLimit: 6\n"),
+        &FailureScript::always_fail("main"),
+    );
+    assert_eq!(
+        secs(&r.replacement_delays_ms),
+        [10, 20, 40, 80, 160, 320, 600]
+    );
+    let starts: Vec<u64> = r.pods.iter().map(|p| p.start_ms / 1000).collect();
+    assert_eq!(starts, [0, 40, 90, 160, 270, 460, 810]);
+    assert_eq!(r.failed, 7);
+    assert_eq!(r.condition.type_, ConditionType::Failed);
+    assert_eq!(r.condition.reason, "BackoffLimitExceeded");
+    assert_eq!(
+        r.condition.message,
+        "Job has reached the specified backoff limit"
+    );
+    assert_eq!(r.condition.at_ms, 840_000);
+}
+
+#[test]
+fn a_success_resets_the_backoff() {
+    let script = FailureScript {
+        attempts: vec![
+            Attempt::Exit([("main".to_owned(), 1)].into()),
+            Attempt::Exit([("main".to_owned(), 1)].into()),
+            Attempt::Exit(Default::default()),
+        ],
+        run_ms: 30_000,
+    };
+    let r = run(&with("  completions: 2\n"), &script);
+    assert_eq!(secs(&r.replacement_delays_ms), [10, 20, 10, 20]);
+    assert_eq!((r.succeeded, r.failed), (2, 4));
+    assert_eq!(r.condition.type_, ConditionType::Complete);
+}
+
+// KEP-3329 story 1: exit codes 40-50 are retriable, anything else is a bug.
+#[test]
+fn story_1_retriable_exit_codes() {
+    let job = with(
+        "  backoffLimit: 3
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {containerName: main, operator: NotIn, values: [40,41,42,43,44,45,46,47,48,49,50]}
+",
+    );
+    let retriable = run(&job, &FailureScript::always_fail("main"));
+    assert_eq!(retriable.condition.reason, "PodFailurePolicy");
+    assert_eq!(
+        retriable.condition.message,
+        "Container main for pod default/demo-0 failed with exit code 1 matching FailJob rule at index 0"
+    );
+    assert_eq!(retriable.pods.len(), 1);
+    let r = run(&job, &FailureScript::fail_then_succeed("main", 42));
+    assert_eq!(r.condition.type_, ConditionType::Complete);
+    assert_eq!(
+        (r.failed, r.pods[0].rule, r.pods[0].result),
+        (1, None, PodResult::Failed)
+    );
+    // Exit 42 every time: counted, until backoffLimit 3 is exceeded.
+    let always_42 = FailureScript {
+        attempts: vec![Attempt::Exit([("main".to_owned(), 42)].into())],
+        run_ms: 30_000,
+    };
+    let r = run(&job, &always_42);
+    assert_eq!(
+        (r.condition.reason.as_str(), r.failed),
+        ("BackoffLimitExceeded", 4)
+    );
+    // A failing monitor container is not the main container: the rule does not match.
+    let monitor = FailureScript {
+        attempts: vec![
+            Attempt::Exit([("monitor".to_owned(), 1)].into()),
+            Attempt::Exit(Default::default()),
+        ],
+        run_ms: 30_000,
+    };
+    assert_eq!(run(&job, &monitor).condition.type_, ConditionType::Complete);
+}
+
+// KEP-3329 story 2: infinite retries for infrastructure disruptions.
+#[test]
+fn story_2_disruptions_are_ignored() {
+    let job = with(
+        "  backoffLimit: 3
+  podFailurePolicy:
+    rules:
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+    - action: FailJob
+      onExitCodes: {operator: NotIn, values: [40,41,42,43,44,45,46,47,48,49,50]}
+",
+    );
+    let r = run(&job, &FailureScript::preempted_then_succeed("main", 10));
+    assert_eq!(r.condition.type_, ConditionType::Complete);
+    assert_eq!((r.ignored, r.failed, r.pods.len()), (10, 0, 11));
+    assert!(r.pods[..10]
+        .iter()
+        .all(|p| p.result == PodResult::Ignored && p.rule == Some(0)));
+    // Ignored failures are replaced at once: no backoff.
+    assert!(r.replacement_delays_ms.is_empty());
+    assert_eq!(r.condition.at_ms, 11 * 30_000);
+    // Rule order matters: with FailJob first, the killed containers' 137 matches it.
+    let reversed = with(
+        "  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {operator: NotIn, values: [40,41,42,43,44,45,46,47,48,49,50]}
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+",
+    );
+    let r = run(&reversed, &FailureScript::preempted_then_succeed("main", 2));
+    assert_eq!(r.condition.reason, "PodFailurePolicy");
+    assert!(r
+        .condition
+        .message
+        .contains("exit code 137 matching FailJob rule at index 0"));
+    // Without any policy a disruption counts like any failure.
+    let r = run(
+        &with("  backoffLimit: 1\n"),
+        &FailureScript::preempted_then_succeed("main", 2),
+    );
+    assert_eq!(r.condition.reason, "BackoffLimitExceeded");
+}
+
+#[test]
+fn count_and_exit_code_zero() {
+    let job = with(
+        "  backoffLimit: 0
+  podFailurePolicy:
+    rules:
+    - action: Count
+      onExitCodes: {operator: In, values: [3]}
+    - action: Ignore
+      onExitCodes: {operator: NotIn, values: [3]}
+",
+    );
+    // Exit 5 in main: the second rule (NotIn [3]) ignores it; monitor's exit 0 matches nothing.
+    let five = FailureScript {
+        attempts: vec![
+            Attempt::Exit([("main".to_owned(), 5)].into()),
+            Attempt::Exit(Default::default()),
+        ],
+        run_ms: 30_000,
+    };
+    let r = run(&job, &five);
+    assert_eq!(
+        (r.pods[0].rule, r.pods[0].result),
+        (Some(1), PodResult::Ignored)
+    );
+    assert_eq!(r.condition.type_, ConditionType::Complete);
+    let three = FailureScript {
+        attempts: vec![Attempt::Exit([("main".to_owned(), 3)].into())],
+        run_ms: 30_000,
+    };
+    let r = run(&job, &three);
+    assert_eq!(
+        (r.pods[0].rule, r.condition.reason.as_str()),
+        (Some(0), "BackoffLimitExceeded")
+    );
+}
+
+#[test]
+fn backoff_limit_per_index() {
+    let indexed = "  completions: 3\n  parallelism: 3\n  completionMode: Indexed\n  backoffLimitPerIndex: 1\n";
+    let r = run(&with(indexed), &FailureScript::always_fail("main"));
+    // Every index fails at 30 s, retries 10 s later, fails again at 70 s.
+    assert_eq!(
+        (r.condition.reason.as_str(), r.condition.at_ms),
+        ("FailedIndexes", 70_000)
+    );
+    assert_eq!(r.condition.message, "Job has failed indexes");
+    assert_eq!(r.failed_indexes, "0-2");
+    assert_eq!(r.failures_per_index, [2, 2, 2]);
+    assert_eq!(r.pods[0].name, "demo-0-0");
+    let r = run(
+        &with(&format!("{indexed}  maxFailedIndexes: 1\n")),
+        &FailureScript::always_fail("main"),
+    );
+    assert_eq!(r.condition.reason, "MaxFailedIndexesExceeded");
+    // FailIndex ends an index at once.
+    let fail_index = format!(
+        "{indexed}  podFailurePolicy:\n    rules:\n    - {{action: FailIndex, onExitCodes: {{operator: In, values: [42]}}}}\n"
+    );
+    let script = FailureScript {
+        attempts: vec![Attempt::Exit([("main".to_owned(), 42)].into())],
+        run_ms: 30_000,
+    };
+    let r = run(&with(&fail_index), &script);
+    assert_eq!(
+        (r.condition.reason.as_str(), r.condition.at_ms, r.pods.len()),
+        ("FailedIndexes", 30_000, 3)
+    );
+    assert!(r.pods.iter().all(|p| p.result == PodResult::FailedIndex));
+}
+
+// OnFailure: the kubelet restarts the container in place (at once, then 10, 20 … s),
+// and each restart counts toward backoffLimit.
+#[test]
+fn on_failure_restarts_in_place() {
+    let job =
+        BASE.replace("restartPolicy: Never", "restartPolicy: OnFailure") + "  backoffLimit: 2\n";
+    let r = run(&job, &FailureScript::always_fail("main"));
+    assert_eq!(r.condition.reason, "BackoffLimitExceeded");
+    assert_eq!(r.condition.at_ms, 100_000);
+    let restarts = r
+        .pods
+        .iter()
+        .filter(|p| p.result == PodResult::RestartedInPlace)
+        .count();
+    assert_eq!(restarts, 3);
+}
+
+#[test]
+fn endless_retries_stop_at_the_pod_cap() {
+    let job = with("  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n");
+    let always = FailureScript {
+        attempts: vec![Attempt::Disruption("EvictionByEvictionAPI".into())],
+        run_ms: 30_000,
+    };
+    let r = run(&job, &always);
+    assert_eq!(
+        (r.condition.type_, r.condition.reason.as_str()),
+        (ConditionType::Running, "PodCap")
+    );
+    let r = run_job(&valid(&job), &always, 600_000);
+    assert_eq!(
+        (r.condition.type_, r.condition.reason.as_str()),
+        (ConditionType::Running, "HorizonReached")
+    );
+}
+
+#[test]
+fn random_scripts_are_seeded() {
+    let a = FailureScript::random("main", 7, 0.5);
+    assert_eq!(a, FailureScript::random("main", 7, 0.5));
+    assert_ne!(a, FailureScript::random("main", 8, 0.5));
+    assert_eq!(
+        run(&with(""), &FailureScript::random("main", 7, 0.0)).failed,
+        0
+    );
+}
+
+#[test]
+fn manifests_round_trip() {
+    let m = manifest(&with("  backoffLimit: 3\n  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n"));
+    let yaml = job_manifest_yaml(&m);
+    assert!(
+        yaml.contains("apiVersion: batch/v1") && yaml.contains("podFailurePolicy:"),
+        "{yaml}"
+    );
+    assert_eq!(parse_job_manifest(&yaml), Ok(m.clone()));
+    let json = serde_json::to_string(&m).unwrap();
+    assert_eq!(parse_job_manifest(&json), Ok(m));
+    assert!(parse_job_manifest("spec: [")
+        .unwrap_err()
+        .starts_with("invalid YAML"));
+    assert!(parse_job_manifest("{\"spec\": 1}")
+        .unwrap_err()
+        .starts_with("invalid JSON"));
+    assert_eq!(compress_indexes(&[0, 1, 2, 4, 6, 7]), "0-2,4,6-7");
+}
