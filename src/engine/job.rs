@@ -948,8 +948,7 @@ pub fn run_job(job: &ValidJob, script: &FailureScript, horizon_ms: Ms) -> JobRun
             break;
         }
         now = next;
-        for i in 0..n {
-            let lane = &lanes[i];
+        for (i, lane) in lanes.iter_mut().enumerate() {
             if lane.state != LaneState::Active || lane.run_started + run != now {
                 continue;
             }
@@ -986,7 +985,6 @@ pub fn run_job(job: &ValidJob, script: &FailureScript, horizon_ms: Ms) -> JobRun
                         format!("{DISRUPTION_TARGET} ({reason})"),
                     ),
                 };
-            let lane = &mut lanes[i];
             lane.attempt += 1;
             let record = lane.pod;
             let success = conditions.is_empty() && exits.iter().all(|(_, c)| *c == 0);
