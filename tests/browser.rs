@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
     CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlElement,
-    HtmlInputElement, HtmlSelectElement,
+    HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -19,10 +19,10 @@ struct Page {
 
 impl Page {
     async fn mount() -> Page {
-        let document = web_sys::window()
-            .expect("window")
-            .document()
-            .expect("document");
+        let window = web_sys::window().expect("window");
+        // Each test starts on the CrashLoopBackOff view, whatever the last one left.
+        window.location().set_hash("").expect("hash");
+        let document = window.document().expect("document");
         let root = document.create_element("div").expect("div");
         document
             .body()
@@ -55,9 +55,13 @@ impl Page {
 
     /// What a user's drag or typing does: set the value, fire a bubbling `input`.
     async fn type_into(&self, id: &str, value: &str) {
-        let input = self.input(id);
-        input.set_value(value);
-        fire(&input, "input");
+        let element = self.get(id);
+        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(value);
+        } else {
+            self.input(id).set_value(value);
+        }
+        fire(&element, "input");
         settle().await;
     }
 
@@ -329,4 +333,95 @@ async fn jitter_follows_the_seed() {
     // The same seed draws the same chart.
     page.type_into("seed", &seed).await;
     assert_eq!(page.pixels("chart-restarts"), band);
+}
+
+#[wasm_bindgen_test]
+async fn a_job_policy_built_in_the_ui_decides_the_outcome() {
+    let page = Page::mount().await;
+    page.click("nav-job").await;
+    // The default Job: an Ignore rule for DisruptionTarget, preempted twice then success.
+    assert_eq!(page.text("job-condition-type"), "Complete");
+    assert_eq!(page.text("job-ignored"), "2");
+    // Add a rule (FailJob on exit code 1 in any container) and make every attempt exit 1.
+    page.click("add-rule").await;
+    page.click("fill-always-fail").await;
+    assert_eq!(page.text("job-condition-type"), "Failed");
+    assert_eq!(page.text("job-condition-reason"), "PodFailurePolicy");
+    assert!(page
+        .text("job-condition-message")
+        .ends_with("failed with exit code 1 matching FailJob rule at index 1"));
+    // Make the rule match 42 only: exit 1 is counted until backoffLimit 6 is exceeded.
+    page.type_into("rule-1-values", "42").await;
+    assert_eq!(page.text("job-condition-reason"), "BackoffLimitExceeded");
+    assert_eq!(page.text("job-failed"), "7");
+    assert_eq!(
+        page.text("job-delays"),
+        "10 s, 20 s, 40 s, 1 min 20 s, 2 min 40 s, 5 min 20 s, 10 min"
+    );
+    assert!(page.text("job-manifest").contains("operator: In"));
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_rule_shows_the_api_servers_error_on_the_rule() {
+    let page = Page::mount().await;
+    page.click("nav-job").await;
+    page.click("add-rule").await;
+    let before = page.text("job-condition-reason");
+    page.type_into("rule-1-values", "0, 1").await;
+    let rule = page.text("rule-1-fieldset");
+    assert!(
+        rule.contains("spec.podFailurePolicy.rules[1].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator"),
+        "{rule}"
+    );
+    assert!(page.text("job-errors").contains("would reject"));
+    assert_eq!(
+        page.text("job-condition-reason"),
+        before,
+        "the last valid run stays"
+    );
+    page.select("rule-1-action", "FailIndex").await;
+    assert!(page
+        .text("rule-1-fieldset")
+        .contains("requires the backoffLimitPerIndex to be set"));
+    page.type_into("job-backoff-limit", "-1").await;
+    assert!(page
+        .text("job-errors")
+        .contains("spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"));
+    // A manifest that does not parse says why; one that does replaces the inputs.
+    page.type_into("job-paste", "spec: [").await;
+    page.click("job-load").await;
+    assert!(page.text("job-paste-error").starts_with("invalid YAML"));
+    page.type_into(
+        "job-paste",
+        "kind: Job\nspec:\n  backoffLimit: 2\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: main}]\n",
+    )
+    .await;
+    page.click("job-load").await;
+    assert_eq!(page.input("job-backoff-limit").value(), "2");
+    assert!(page
+        .root
+        .query_selector("#job-errors")
+        .expect("selector")
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_lifecycle_lane_prints_kubectl_lines_and_pod_terminated() {
+    let page = Page::mount_ideal().await;
+    let watch = page.text("kubectl-watch");
+    assert!(
+        watch.contains("CrashLoopBackOff") && watch.contains("(10s ago)"),
+        "{watch}"
+    );
+    // restartPolicy Never: the pod fails once, then the proposed condition after cleanup.
+    page.select("policy", "Never").await;
+    let phase = page.text("pod-phase");
+    assert!(phase.starts_with("Phase Failed at 0 ms"), "{phase}");
+    assert!(
+        phase.contains("PodTerminated (proposed) True at 6.2 s"),
+        "{phase}"
+    );
+    assert!(page
+        .text("pod-conditions")
+        .contains("KEP-4576 proposal, not in any release"));
 }

@@ -416,3 +416,36 @@ fn manifests_round_trip() {
         .starts_with("invalid JSON"));
     assert_eq!(compress_indexes(&[0, 1, 2, 4, 6, 7]), "0-2,4,6-7");
 }
+
+#[test]
+fn scripts_as_text() {
+    let s = FailureScript::parse(
+        "exit 42\n\npreempt\nexit main=1 monitor=3\nsucceed\n",
+        "main",
+        5_000,
+    )
+    .unwrap();
+    assert_eq!(s.attempts.len(), 4);
+    assert_eq!(
+        s.attempts[1],
+        Attempt::Disruption("PreemptionByScheduler".into())
+    );
+    assert_eq!(
+        s.to_text(),
+        "exit main=42\ndisrupt PreemptionByScheduler\nexit main=1 monitor=3\nsucceed"
+    );
+    assert_eq!(FailureScript::parse(&s.to_text(), "main", 5_000), Ok(s));
+    assert_eq!(
+        FailureScript::parse("exit 256", "main", 1).unwrap_err(),
+        "line 1: \"256\" is not an exit code (0 to 255)"
+    );
+    assert!(FailureScript::parse("explode", "main", 1)
+        .unwrap_err()
+        .starts_with("line 1: \"explode\": write"));
+    assert!(FailureScript::parse("disrupt Meteor", "main", 1)
+        .unwrap_err()
+        .contains("unknown disruption reason"));
+    assert!(FailureScript::parse("  \n", "main", 1)
+        .unwrap_err()
+        .contains("empty"));
+}

@@ -82,7 +82,8 @@ fn a_crash_looping_pod_as_kubectl_prints_it() {
         .filter(|c| c.type_ == "Ready")
         .map(|c| (c.at_ms, c.status))
         .collect();
-    assert_eq!(&ready[..3], [(0, true), (6_000, false), (6_000, true)]);
+    // The exit and free restart at 6 s are one instant: Ready stays True through it.
+    assert_eq!(&ready[..3], [(0, true), (12_000, false), (22_000, true)]);
 }
 
 #[test]
@@ -143,4 +144,32 @@ fn deletion_and_sidecars() {
     );
     assert_eq!(l.phase, Some((100_000, "Failed".to_owned())));
     assert!(l.pod_terminated_at_ms.unwrap() > 100_000);
+}
+
+#[test]
+fn instant_crashes_read_in_order() {
+    let l = lifecycle(
+        &scenario(0, ExitKind::Failed, RestartPolicy::Always),
+        &LifecycleSpec::default(),
+    );
+    assert_eq!(
+        rows(&l, 7),
+        [
+            "1/1 Running 0 0s",
+            "0/1 Error 0 0s",
+            "1/1 Running 1 (0s ago) 0s",
+            "0/1 Error 1 (0s ago) 0s",
+            "0/1 CrashLoopBackOff 1 (1s ago) 1s",
+            "1/1 Running 2 (10s ago) 10s",
+            "0/1 Error 2 (0s ago) 10s",
+        ]
+    );
+    // A 0 s run is never ready for a measurable time: Ready is False from the start.
+    let ready: Vec<(u64, bool)> = l
+        .conditions
+        .iter()
+        .filter(|c| c.type_ == "Ready")
+        .map(|c| (c.at_ms, c.status))
+        .collect();
+    assert_eq!(ready, [(0, false)]);
 }

@@ -140,3 +140,33 @@ pub fn Choice(p: &ChoiceProps) -> Html {
         </div>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct TextAreaProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub value: AttrValue,
+    pub rows: u32,
+    pub oninput: Callback<String>,
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+}
+
+#[function_component]
+pub fn TextArea(p: &TextAreaProps) -> Html {
+    let cb = p.oninput.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+            cb.emit(t.value());
+        }
+    });
+    let error_id = format!("{}-error", p.id);
+    html! {
+        <div class="control text">
+            <label for={p.id.clone()}>{ p.label.clone() }</label>
+            <textarea id={p.id.clone()} value={p.value.clone()} rows={p.rows.to_string()} spellcheck="false"
+                aria-invalid={p.error.is_some().to_string()} aria-describedby={error_id.clone()} {oninput} />
+            <p id={error_id} class="error" role="alert">{ p.error.clone().unwrap_or_default() }</p>
+        </div>
+    }
+}

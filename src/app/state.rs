@@ -129,8 +129,9 @@ pub struct State {
     pub resolved: Result<EffectiveBackoff, ConfigError>,
     /// Why the live controls give no scenario; the charts keep the last one.
     pub error: Option<ScenarioError>,
-    /// The last valid result.
+    /// The last valid result, and the scenario it came from.
     pub shown: Shown,
+    pub scenario: Rc<Scenario>,
     pub compared_results: Vec<ComparedResult>,
 }
 
@@ -141,8 +142,9 @@ impl Default for State {
             config: Some(config.clone()),
             ..Default::default()
         };
-        let shown = Shown(Rc::new(explore(&Scenario::default())));
-        Self::derive(spec, config, vec![], shown)
+        let scenario = Rc::new(Scenario::default());
+        let shown = Shown(Rc::new(explore(&scenario)));
+        Self::derive(spec, config, vec![], (shown, scenario))
     }
 }
 
@@ -171,15 +173,15 @@ impl State {
         spec: ScenarioSpec,
         config: KubeletConfig,
         compared: Vec<Compared>,
-        last: Shown,
+        last: (Shown, Rc<Scenario>),
     ) -> Self {
         let resolved = resolve(&KubeletConfig {
             semantics: Some(spec.model),
             kubelet_version: spec.kubelet_version.or(config.kubelet_version),
             ..config.clone()
         });
-        let (error, shown) = match Scenario::try_from(spec.clone()) {
-            Ok(s) => (None, Shown(Rc::new(explore(&s)))),
+        let (error, (shown, scenario)) = match Scenario::try_from(spec.clone()) {
+            Ok(s) => (None, (Shown(Rc::new(explore(&s))), Rc::new(s))),
             Err(e) => (Some(e), last),
         };
         let compared_results = compared
@@ -199,6 +201,7 @@ impl State {
             resolved,
             error,
             shown,
+            scenario,
             compared_results,
         }
     }
@@ -352,7 +355,12 @@ impl Reducible for State {
                 spec = new;
             }
         }
-        Rc::new(State::derive(spec, config, compared, self.shown.clone()))
+        Rc::new(State::derive(
+            spec,
+            config,
+            compared,
+            (self.shown.clone(), self.scenario.clone()),
+        ))
     }
 }
 

@@ -684,6 +684,77 @@ impl FailureScript {
         }
     }
 
+    /// Reads one attempt a line: `exit 42` (the first container), `exit
+    /// main=1 monitor=0`, `succeed`, `disrupt <reason>` or `preempt`/`evict`.
+    pub fn parse(text: &str, first_container: &str, run_ms: Ms) -> Result<Self, String> {
+        let mut attempts = vec![];
+        for (n, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = |msg: String| format!("line {}: {msg}", n + 1);
+            let attempt = match words.as_slice() {
+                [] => continue,
+                ["succeed"] | ["exit", "0"] => Attempt::Exit(Default::default()),
+                ["preempt"] => Attempt::Disruption("PreemptionByScheduler".into()),
+                ["evict"] => Attempt::Disruption("EvictionByEvictionAPI".into()),
+                ["disrupt", reason] => {
+                    if !DISRUPTION_REASONS.contains(reason) {
+                        return Err(at(format!(
+                            "unknown disruption reason {reason:?}; one of {}",
+                            DISRUPTION_REASONS.join(", ")
+                        )));
+                    }
+                    Attempt::Disruption((*reason).to_owned())
+                }
+                ["exit", codes @ ..] if !codes.is_empty() => {
+                    let mut map = std::collections::BTreeMap::new();
+                    for c in codes {
+                        let (name, code) = c.split_once('=').unwrap_or((first_container, c));
+                        let code: i32 = code
+                            .parse()
+                            .ok()
+                            .filter(|v| (0..=255).contains(v))
+                            .ok_or_else(|| at(format!("{code:?} is not an exit code (0 to 255)")))?;
+                        map.insert(name.to_owned(), code);
+                    }
+                    Attempt::Exit(map)
+                }
+                _ => {
+                    return Err(at(format!(
+                        "{line:?}: write `exit 1`, `exit main=1 monitor=0`, `succeed`, `preempt`, `evict` or `disrupt <reason>`"
+                    )))
+                }
+            };
+            attempts.push(attempt);
+            if attempts.len() > 1_000 {
+                return Err("at most 1000 attempts".into());
+            }
+        }
+        if attempts.is_empty() {
+            return Err("the script is empty: write one attempt a line, e.g. `exit 1`".into());
+        }
+        Ok(Self { attempts, run_ms })
+    }
+
+    /// The script in the form `parse` reads.
+    pub fn to_text(&self) -> String {
+        self.attempts
+            .iter()
+            .map(|a| match a {
+                Attempt::Disruption(r) => format!("disrupt {r}"),
+                Attempt::Exit(codes) if codes.values().all(|&c| c == 0) => "succeed".to_owned(),
+                Attempt::Exit(codes) => format!(
+                    "exit {}",
+                    codes
+                        .iter()
+                        .map(|(n, c)| format!("{n}={c}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn attempt(&self, k: usize) -> Option<&Attempt> {
         self.attempts.get(k).or(self.attempts.last())
     }

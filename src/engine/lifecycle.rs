@@ -155,7 +155,7 @@ pub fn human_duration(ms: Ms) -> String {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Change {
     Exit { code0: bool },
     BackOff,
@@ -231,7 +231,8 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
         });
     }
 
-    // Container state changes, in time order; a container's exit sorts before its restart.
+    // Container state changes: each container's in its own order (a 0 s run
+    // starts, then exits), merged by time.
     let mut changes: Vec<(Ms, Change, usize)> = vec![];
     for (c, container) in containers.iter().enumerate() {
         let runs = &container.runs;
@@ -249,7 +250,7 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
             }
         }
     }
-    changes.sort();
+    changes.sort_by_key(|c| c.0);
 
     let n = containers.len();
     let mut boxes: Vec<ContainerState> = (0..n)
@@ -351,6 +352,7 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
         }
     }
     conditions.sort_by_key(|c| c.at_ms);
+    let conditions = coalesce(conditions);
     let truncated = lines.len() > MAX_LINES;
     lines.truncate(MAX_LINES);
     Lifecycle {
@@ -371,4 +373,26 @@ fn condition(at_ms: Ms, type_: &str, status: bool) -> ConditionChange {
         status,
         proposal: false,
     }
+}
+
+/// Within one instant only a condition's last value shows, and a value equal
+/// to the one before is no change.
+fn coalesce(conditions: Vec<ConditionChange>) -> Vec<ConditionChange> {
+    let mut out: Vec<ConditionChange> = vec![];
+    for c in conditions {
+        if let Some(i) = out.iter().rposition(|o| o.type_ == c.type_) {
+            if out[i].at_ms == c.at_ms {
+                out.remove(i);
+            }
+        }
+        let before = out
+            .iter()
+            .rev()
+            .find(|o| o.type_ == c.type_)
+            .map(|o| o.status);
+        if before != Some(c.status) {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -1,0 +1,673 @@
+//! The Job explorer: a Job spec and a failure script in, the Job controller's
+//! run out. The manifest is the state; every control edits it.
+
+use std::rc::Rc;
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::controls::{Choice, Slider, TextArea, TextField};
+use super::state::nearest_stop;
+use crate::chart::draw_job;
+use crate::engine::duration::format_human_ms;
+use crate::engine::job::{
+    run_job, ConditionType, Container, FailureScript, FieldError, JobManifest, JobRun, JobSpec,
+    Metadata, OnExitCodes, OnPodCondition, PodFailurePolicy, PodFailurePolicyRule, PodResult,
+    PodSpec, PodTemplate, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
+};
+use crate::engine::manifest::{job_manifest_yaml, parse_job_manifest};
+use crate::engine::Ms;
+
+pub const RUN_STOPS_MS: &[Ms] = &[
+    1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobState {
+    pub manifest: JobManifest,
+    /// Each rule's exit-code values as typed.
+    pub values_text: Vec<String>,
+    pub script_text: String,
+    pub run_ms: Ms,
+    pub seed: u64,
+    pub failure_percent: u32,
+    pub paste: String,
+    pub paste_error: Option<String>,
+    pub valid: Result<ValidJob, Vec<FieldError>>,
+    pub script: Result<FailureScript, String>,
+    /// The last run of a valid spec and script.
+    pub run: Option<Rc<JobRun>>,
+}
+
+pub enum JobAction {
+    Int(IntField, String),
+    Mode(String),
+    RestartPolicy(String),
+    AddRule,
+    RemoveRule(usize),
+    MoveUp(usize),
+    Rule(usize, RuleEdit),
+    Script(String),
+    Fill(Fill),
+    RunMs(Ms),
+    Seed(String),
+    FailurePercent(u32),
+    Paste(String),
+    LoadPaste,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IntField {
+    BackoffLimit,
+    Completions,
+    Parallelism,
+    BackoffLimitPerIndex,
+    MaxFailedIndexes,
+}
+
+pub enum RuleEdit {
+    Action(String),
+    Kind(bool),
+    Container(String),
+    Operator(String),
+    Values(String),
+    ConditionType(String),
+    ConditionStatus(String),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    AlwaysFail,
+    FailThenSucceed,
+    PreemptedTwice,
+    Random,
+}
+
+fn first_container(m: &JobManifest) -> String {
+    m.spec
+        .template
+        .spec
+        .containers
+        .first()
+        .map_or_else(|| "main".to_owned(), |c| c.name.clone())
+}
+
+fn values_text(m: &JobManifest) -> Vec<String> {
+    m.spec
+        .pod_failure_policy
+        .iter()
+        .flat_map(|p| &p.rules)
+        .map(|r| {
+            r.on_exit_codes
+                .as_ref()
+                .map(|e| {
+                    e.values
+                        .iter()
+                        .map(i32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+impl Default for JobState {
+    /// KEP-3329's story 2: disruptions are retried without counting.
+    fn default() -> Self {
+        let manifest = JobManifest {
+            api_version: "batch/v1".into(),
+            kind: "Job".into(),
+            metadata: Metadata {
+                name: "demo".into(),
+            },
+            spec: JobSpec {
+                backoff_limit: Some(6),
+                pod_failure_policy: Some(PodFailurePolicy {
+                    rules: vec![PodFailurePolicyRule {
+                        action: "Ignore".into(),
+                        on_exit_codes: None,
+                        on_pod_conditions: vec![OnPodCondition {
+                            type_: "DisruptionTarget".into(),
+                            status: "True".into(),
+                        }],
+                    }],
+                }),
+                template: PodTemplate {
+                    spec: PodSpec {
+                        restart_policy: Some("Never".into()),
+                        containers: vec![Container {
+                            name: "main".into(),
+                            image: "busybox".into(),
+                        }],
+                        init_containers: vec![],
+                    },
+                },
+                ..Default::default()
+            },
+        };
+        let script_text = "preempt\npreempt\nsucceed".to_owned();
+        Self::derive(JobState {
+            values_text: values_text(&manifest),
+            manifest,
+            script_text,
+            run_ms: 30_000,
+            seed: 1,
+            failure_percent: 50,
+            paste: String::new(),
+            paste_error: None,
+            valid: Err(vec![]),
+            script: Err(String::new()),
+            run: None,
+        })
+    }
+}
+
+impl JobState {
+    fn derive(mut s: JobState) -> JobState {
+        s.valid = s.manifest.validate();
+        s.script = FailureScript::parse(&s.script_text, &first_container(&s.manifest), s.run_ms);
+        if let (Ok(job), Ok(script)) = (&s.valid, &s.script) {
+            s.run = Some(Rc::new(run_job(job, script, DEFAULT_HORIZON_MS)));
+        }
+        s
+    }
+
+    fn rules_mut(&mut self) -> &mut Vec<PodFailurePolicyRule> {
+        &mut self
+            .manifest
+            .spec
+            .pod_failure_policy
+            .get_or_insert_with(Default::default)
+            .rules
+    }
+
+    /// The API server's errors for one field and what is under it.
+    pub fn errors_for(&self, field: &str) -> Vec<String> {
+        match &self.valid {
+            Ok(_) => vec![],
+            Err(errs) => errs
+                .iter()
+                .filter(|e| {
+                    e.field == field
+                        || e.field
+                            .strip_prefix(field)
+                            .is_some_and(|rest| rest.starts_with(['.', '[']))
+                })
+                .map(ToString::to_string)
+                .collect(),
+        }
+    }
+}
+
+impl Reducible for JobState {
+    type Action = JobAction;
+
+    fn reduce(self: Rc<Self>, action: JobAction) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let spec = &mut s.manifest.spec;
+        match action {
+            JobAction::Int(field, text) => {
+                let text = text.trim();
+                // Unparsable text leaves the value as it was; empty unsets it.
+                let value = if text.is_empty() {
+                    Some(None)
+                } else {
+                    text.parse::<i32>().ok().map(Some)
+                };
+                if let Some(v) = value {
+                    match field {
+                        IntField::BackoffLimit => spec.backoff_limit = v,
+                        IntField::Completions => spec.completions = v,
+                        IntField::Parallelism => spec.parallelism = v,
+                        IntField::BackoffLimitPerIndex => spec.backoff_limit_per_index = v,
+                        IntField::MaxFailedIndexes => spec.max_failed_indexes = v,
+                    }
+                }
+            }
+            JobAction::Mode(m) => spec.completion_mode = (m != "NonIndexed").then_some(m),
+            JobAction::RestartPolicy(p) => spec.template.spec.restart_policy = Some(p),
+            JobAction::AddRule => {
+                if s.manifest
+                    .spec
+                    .pod_failure_policy
+                    .as_ref()
+                    .map_or(0, |p| p.rules.len())
+                    < MAX_RULES
+                {
+                    s.rules_mut().push(PodFailurePolicyRule {
+                        action: "FailJob".into(),
+                        on_exit_codes: Some(OnExitCodes {
+                            container_name: None,
+                            operator: "In".into(),
+                            values: vec![1],
+                        }),
+                        on_pod_conditions: vec![],
+                    });
+                    s.values_text.push("1".into());
+                }
+            }
+            JobAction::RemoveRule(i) => {
+                if i < s.values_text.len() {
+                    s.rules_mut().remove(i);
+                    s.values_text.remove(i);
+                }
+                if s.manifest
+                    .spec
+                    .pod_failure_policy
+                    .as_ref()
+                    .is_some_and(|p| p.rules.is_empty())
+                {
+                    s.manifest.spec.pod_failure_policy = None;
+                }
+            }
+            JobAction::MoveUp(i) => {
+                if i > 0 && i < s.values_text.len() {
+                    s.rules_mut().swap(i - 1, i);
+                    s.values_text.swap(i - 1, i);
+                }
+            }
+            JobAction::Rule(i, edit) => {
+                let mut text = s.values_text.get(i).cloned().unwrap_or_default();
+                if let Some(rule) = s.rules_mut().get_mut(i) {
+                    match edit {
+                        RuleEdit::Action(a) => rule.action = a,
+                        RuleEdit::Kind(exit_codes) => {
+                            if exit_codes {
+                                rule.on_pod_conditions.clear();
+                                rule.on_exit_codes = Some(OnExitCodes {
+                                    container_name: None,
+                                    operator: "In".into(),
+                                    values: vec![1],
+                                });
+                                text = "1".into();
+                            } else {
+                                rule.on_exit_codes = None;
+                                rule.on_pod_conditions = vec![OnPodCondition {
+                                    type_: "DisruptionTarget".into(),
+                                    status: "True".into(),
+                                }];
+                            }
+                        }
+                        RuleEdit::Container(c) => {
+                            if let Some(e) = &mut rule.on_exit_codes {
+                                e.container_name = (!c.is_empty()).then_some(c);
+                            }
+                        }
+                        RuleEdit::Operator(o) => {
+                            if let Some(e) = &mut rule.on_exit_codes {
+                                e.operator = o;
+                            }
+                        }
+                        RuleEdit::Values(v) => {
+                            // The API takes what parses; "1, 2, x" keeps 1 and 2 and says so.
+                            if let Some(e) = &mut rule.on_exit_codes {
+                                e.values = v
+                                    .split([',', ' '])
+                                    .filter_map(|x| x.trim().parse().ok())
+                                    .collect();
+                            }
+                            text = v;
+                        }
+                        RuleEdit::ConditionType(t) => {
+                            if let Some(c) = rule.on_pod_conditions.first_mut() {
+                                c.type_ = t;
+                            }
+                        }
+                        RuleEdit::ConditionStatus(st) => {
+                            if let Some(c) = rule.on_pod_conditions.first_mut() {
+                                c.status = st;
+                            }
+                        }
+                    }
+                }
+                if let Some(t) = s.values_text.get_mut(i) {
+                    *t = text;
+                }
+            }
+            JobAction::Script(t) => s.script_text = t,
+            JobAction::Fill(fill) => {
+                let c = first_container(&s.manifest);
+                let script = match fill {
+                    Fill::AlwaysFail => FailureScript::always_fail(&c),
+                    Fill::FailThenSucceed => FailureScript::fail_then_succeed(&c, 42),
+                    Fill::PreemptedTwice => FailureScript::preempted_then_succeed(&c, 2),
+                    Fill::Random => {
+                        FailureScript::random(&c, s.seed, f64::from(s.failure_percent) / 100.0)
+                    }
+                };
+                s.script_text = script.to_text();
+            }
+            JobAction::RunMs(ms) => s.run_ms = ms,
+            JobAction::Seed(t) => {
+                if let Ok(v) = t.trim().parse() {
+                    s.seed = v;
+                }
+            }
+            JobAction::FailurePercent(p) => s.failure_percent = p.min(100),
+            JobAction::Paste(t) => s.paste = t,
+            JobAction::LoadPaste => match parse_job_manifest(&s.paste) {
+                Ok(m) => {
+                    s.values_text = values_text(&m);
+                    s.manifest = m;
+                    s.paste_error = None;
+                }
+                Err(e) => s.paste_error = Some(e),
+            },
+        }
+        Rc::new(JobState::derive(s))
+    }
+}
+
+pub type Handle = UseReducerHandle<JobState>;
+
+fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> JobAction + 'static) -> Callback<T> {
+    let state = state.clone();
+    Callback::from(move |v| state.dispatch(f(v)))
+}
+
+fn int_text(v: Option<i32>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn error_list(errors: Vec<String>) -> Html {
+    if errors.is_empty() {
+        return html! {};
+    }
+    html! { <ul class="field-errors" role="alert">{ for errors.into_iter().map(|e| html! { <li>{ e }</li> }) }</ul> }
+}
+
+#[derive(Properties, PartialEq)]
+struct RuleProps {
+    state: Handle,
+    index: usize,
+}
+
+#[function_component]
+fn RuleEditor(p: &RuleProps) -> Html {
+    let (state, i) = (&p.state, p.index);
+    let Some(rule) = state
+        .manifest
+        .spec
+        .pod_failure_policy
+        .as_ref()
+        .and_then(|pol| pol.rules.get(i))
+        .cloned()
+    else {
+        return html! {};
+    };
+    let id = |name: &str| format!("rule-{i}-{name}");
+    let edit =
+        move |f: fn(String) -> RuleEdit| send(state, move |v: String| JobAction::Rule(i, f(v)));
+    let on_kind = send(state, move |v: String| {
+        JobAction::Rule(i, RuleEdit::Kind(v == "exit"))
+    });
+    let containers: Vec<(AttrValue, AttrValue)> =
+        std::iter::once(("".into(), "any container".into()))
+            .chain(
+                state
+                    .manifest
+                    .spec
+                    .template
+                    .spec
+                    .containers
+                    .iter()
+                    .map(|c| (c.name.clone().into(), c.name.clone().into())),
+            )
+            .collect();
+    let matcher = match &rule.on_exit_codes {
+        Some(e) => html! {
+            <div class="row">
+                <Choice id={id("container")} label="containerName" selected={e.container_name.clone().unwrap_or_default()}
+                    options={containers} onchange={edit(RuleEdit::Container)} />
+                <Choice id={id("operator")} label="operator" selected={e.operator.clone()}
+                    options={vec![("In".into(), "In".into()), ("NotIn".into(), "NotIn".into())]}
+                    onchange={edit(RuleEdit::Operator)} />
+                <TextField id={id("values")} label={html! {"values"}} value={state.values_text.get(i).cloned().unwrap_or_default()}
+                    placeholder="1, 2, 3" oninput={edit(RuleEdit::Values)} />
+            </div>
+        },
+        None => {
+            let c = rule.on_pod_conditions.first().cloned().unwrap_or_default();
+            html! {
+                <div class="row">
+                    <TextField id={id("type")} label={html! {"condition type"}} value={c.type_} placeholder="DisruptionTarget"
+                        oninput={edit(RuleEdit::ConditionType)} />
+                    <Choice id={id("status")} label="status" selected={c.status}
+                        options={vec![("True".into(), "True".into()), ("False".into(), "False".into()), ("Unknown".into(), "Unknown".into())]}
+                        onchange={edit(RuleEdit::ConditionStatus)} />
+                </div>
+            }
+        }
+    };
+    html! {
+        <fieldset class="group rule" id={id("fieldset")}>
+            <legend>
+                { format!("rules[{i}]") }
+                if i > 0 {
+                    <button type="button" aria-label={format!("Move rule {i} up")} onclick={send(state, move |_: MouseEvent| JobAction::MoveUp(i))}>{"↑"}</button>
+                }
+                <button type="button" class="remove" id={id("remove")} aria-label={format!("Remove rule {i}")}
+                    onclick={send(state, move |_: MouseEvent| JobAction::RemoveRule(i))}>{"×"}</button>
+            </legend>
+            <div class="row">
+                <Choice id={id("action")} label="action" selected={rule.action.clone()}
+                    options={["FailJob", "FailIndex", "Ignore", "Count"].map(|a| (AttrValue::from(a), AttrValue::from(a))).to_vec()}
+                    onchange={edit(RuleEdit::Action)} />
+                <Choice id={id("kind")} label="on" selected={if rule.on_exit_codes.is_some() { "exit" } else { "conditions" }}
+                    options={vec![("exit".into(), "onExitCodes".into()), ("conditions".into(), "onPodConditions".into())]}
+                    onchange={on_kind} />
+            </div>
+            { matcher }
+            { error_list(state.errors_for(&format!("spec.podFailurePolicy.rules[{i}]"))) }
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GanttProps {
+    run: Rc<JobRun>,
+}
+
+#[function_component]
+fn Gantt(p: &GanttProps) -> Html {
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        use_effect_with(p.run.clone(), move |run| {
+            if let Some(backend) = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(CanvasBackend::with_canvas_object)
+            {
+                if let Err(e) = draw_job(&backend.into_drawing_area(), run) {
+                    web_sys::console::error_1(&format!("drawing the Job chart: {e}").into());
+                }
+            }
+        });
+    }
+    html! {
+        <figure class="chart">
+            <canvas id="chart-job" ref={canvas} width="720" height="260" role="img"
+                aria-label="The Job's pods by index over time, coloured by how each ended"></canvas>
+        </figure>
+    }
+}
+
+fn result_word(r: PodResult) -> &'static str {
+    match r {
+        PodResult::Succeeded => "Succeeded",
+        PodResult::Failed => "Failed (counted)",
+        PodResult::Ignored => "Failed (ignored)",
+        PodResult::FailedIndex => "Failed (index failed)",
+        PodResult::FailedJob => "Failed (FailJob)",
+        PodResult::RestartedInPlace => "container restarted in place",
+        PodResult::Terminated => "terminated / running",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct JobViewProps {
+    pub state: Handle,
+}
+
+#[function_component]
+pub fn JobView(p: &JobViewProps) -> Html {
+    let state = p.state.clone();
+    let spec = &state.manifest.spec;
+    let int = |field: IntField| send(&state, move |v: String| JobAction::Int(field, v));
+    let rules = spec
+        .pod_failure_policy
+        .as_ref()
+        .map_or(0, |p| p.rules.len());
+    let script_error = state
+        .script
+        .as_ref()
+        .err()
+        .map(|e| AttrValue::from(e.clone()));
+    let outcome = match &state.run {
+        None => html! { <p>{"No run yet: fix the spec and the script."}</p> },
+        Some(run) => {
+            let c = &run.condition;
+            let class = match c.type_ {
+                ConditionType::Complete => "condition complete",
+                ConditionType::Failed => "condition failed",
+                ConditionType::Running => "condition running",
+            };
+            let word = match c.type_ {
+                ConditionType::Complete => "Complete",
+                ConditionType::Failed => "Failed",
+                ConditionType::Running => "no final condition",
+            };
+            html! {
+                <>
+                    <div class={class} id="job-condition" role="status">
+                        <strong id="job-condition-type">{ word }</strong>
+                        {" · reason "}<code id="job-condition-reason">{ c.reason.clone() }</code>
+                        {" · after "}{ format_human_ms(c.at_ms) }
+                        <p id="job-condition-message">{ c.message.clone() }</p>
+                    </div>
+                    <dl class="counters">
+                        <dt>{"failed"}</dt><dd id="job-failed">{ run.failed }</dd>
+                        <dt>{"succeeded"}</dt><dd id="job-succeeded">{ run.succeeded }</dd>
+                        <dt>{"ignored"}</dt><dd id="job-ignored">{ run.ignored }</dd>
+                        <dt>{"failures per index"}</dt><dd>{ run.failures_per_index.iter().map(u32::to_string).collect::<Vec<_>>().join(", ") }</dd>
+                        if !run.completed_indexes.is_empty() { <dt>{"completedIndexes"}</dt><dd>{ run.completed_indexes.clone() }</dd> }
+                        if !run.failed_indexes.is_empty() { <dt>{"failedIndexes"}</dt><dd id="job-failed-indexes">{ run.failed_indexes.clone() }</dd> }
+                        <dt>{"replacement delays"}</dt><dd id="job-delays">{
+                            if run.replacement_delays_ms.is_empty() { "none".to_owned() }
+                            else { run.replacement_delays_ms.iter().map(|&d| format_human_ms(d)).collect::<Vec<_>>().join(", ") }
+                        }</dd>
+                    </dl>
+                    <Gantt run={run.clone()} />
+                    <div class="table-scroll">
+                        <table class="pods" id="job-pods">
+                            <thead><tr><th>{"pod"}</th><th>{"index"}</th><th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>
+                            <tbody>{ for run.pods.iter().take(200).map(|p| html! {
+                                <tr>
+                                    <td><code>{ p.name.clone() }</code></td><td>{ p.index }</td>
+                                    <td>{ format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms)) }</td>
+                                    <td>{ result_word(p.result) }</td>
+                                    <td>{ p.rule.map_or_else(|| "—".to_owned(), |r| format!("rules[{r}]")) }</td>
+                                    <td>{ p.detail.clone() }</td>
+                                </tr>
+                            }) }</tbody>
+                        </table>
+                    </div>
+                </>
+            }
+        }
+    };
+    let all_errors = match &state.valid {
+        Ok(_) => html! {},
+        Err(errs) => html! {
+            <div class="refused" id="job-errors">
+                <p>{"The API server would reject this Job:"}</p>
+                <ul>{ for errs.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul>
+                <p class="hint">{"The results show the last valid Job."}</p>
+            </div>
+        },
+    };
+    let fill = |f: Fill| send(&state, move |_: MouseEvent| JobAction::Fill(f));
+    html! {
+        <div class="layout">
+            <div class="controls">
+                <section class="panel" aria-labelledby="h-jobspec">
+                    <h2 id="h-jobspec">{"Job spec"}</h2>
+                    <div class="row">
+                        <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={int_text(spec.backoff_limit)}
+                            placeholder="6" oninput={int(IntField::BackoffLimit)} />
+                        <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={int_text(spec.completions)}
+                            placeholder="1" oninput={int(IntField::Completions)} />
+                        <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={int_text(spec.parallelism)}
+                            placeholder="1" oninput={int(IntField::Parallelism)} />
+                    </div>
+                    { error_list([state.errors_for("spec.backoffLimit"), state.errors_for("spec.completions"), state.errors_for("spec.parallelism")].concat()) }
+                    <div class="row">
+                        <Choice id="job-mode" label="completionMode" selected={spec.completion_mode.clone().unwrap_or_else(|| "NonIndexed".into())}
+                            options={vec![("NonIndexed".into(), "NonIndexed".into()), ("Indexed".into(), "Indexed".into())]}
+                            onchange={send(&state, JobAction::Mode)} />
+                        <Choice id="job-restart-policy" label="pod restartPolicy" selected={spec.template.spec.restart_policy.clone().unwrap_or_default()}
+                            options={vec![("Never".into(), "Never".into()), ("OnFailure".into(), "OnFailure".into())]}
+                            onchange={send(&state, JobAction::RestartPolicy)} />
+                    </div>
+                    { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
+                    <div class="row">
+                        <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimitPerIndex"}</code>}}
+                            value={int_text(spec.backoff_limit_per_index)} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
+                        <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
+                            value={int_text(spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
+                    </div>
+                    { error_list([state.errors_for("spec.backoffLimitPerIndex"), state.errors_for("spec.maxFailedIndexes")].concat()) }
+                </section>
+                <section class="panel" aria-labelledby="h-policy">
+                    <h2 id="h-policy"><code>{"podFailurePolicy"}</code>{" rules (first match wins)"}</h2>
+                    { for (0..rules).map(|i| html! { <RuleEditor state={state.clone()} index={i} /> }) }
+                    { error_list(state.errors_for("spec.podFailurePolicy.rules").into_iter().filter(|e| e.starts_with("spec.podFailurePolicy.rules:")).collect()) }
+                    if rules < MAX_RULES {
+                        <button type="button" id="add-rule" onclick={send(&state, |_: MouseEvent| JobAction::AddRule)}>{"Add a rule"}</button>
+                    } else {
+                        <p class="hint">{ format!("The API allows at most {MAX_RULES} rules.") }</p>
+                    }
+                </section>
+                <section class="panel" aria-labelledby="h-script">
+                    <h2 id="h-script">{"Failure script"}</h2>
+                    <p class="hint">{"One attempt a line, for every index: "}<code>{"exit 1"}</code>{", "}<code>{"exit main=1 sidecar=0"}</code>{", "}
+                        <code>{"succeed"}</code>{", "}<code>{"preempt"}</code>{", "}<code>{"evict"}</code>{", "}<code>{"disrupt DeletionByTaintManager"}</code>{". The last line repeats."}</p>
+                    <ul class="presets">
+                        <li><button type="button" id="fill-always-fail" onclick={fill(Fill::AlwaysFail)}>{"always exit 1"}</button></li>
+                        <li><button type="button" id="fill-42-then-succeed" onclick={fill(Fill::FailThenSucceed)}>{"exit 42 then succeed"}</button></li>
+                        <li><button type="button" id="fill-preempted-twice" onclick={fill(Fill::PreemptedTwice)}>{"preempted twice then succeed"}</button></li>
+                        <li><button type="button" id="fill-random" onclick={fill(Fill::Random)}>{"random"}</button></li>
+                    </ul>
+                    <div class="row">
+                        <TextField id="job-seed" label={html! {"random: seed"}} value={state.seed.to_string()} placeholder="1"
+                            oninput={send(&state, JobAction::Seed)} />
+                        <Slider id="job-failure-percent" label="random: failure probability" positions={21}
+                            position={(state.failure_percent / 5) as usize} display={format!("{} %", state.failure_percent)}
+                            onchange={send(&state, |pos: usize| JobAction::FailurePercent(pos as u32 * 5))} />
+                    </div>
+                    <TextArea id="job-script" label="Attempts" value={state.script_text.clone()} rows={6}
+                        oninput={send(&state, JobAction::Script)} error={script_error} />
+                    <Slider id="job-run" label="Each pod runs" positions={RUN_STOPS_MS.len()}
+                        position={nearest_stop(RUN_STOPS_MS, state.run_ms)} display={format_human_ms(state.run_ms)}
+                        onchange={send(&state, |pos: usize| JobAction::RunMs(RUN_STOPS_MS.get(pos).copied().unwrap_or(30_000)))} />
+                </section>
+                <section class="panel" aria-labelledby="h-manifest">
+                    <h2 id="h-manifest">{"Manifest"}</h2>
+                    <TextArea id="job-paste" label="Paste a Job manifest (YAML or JSON)" value={state.paste.clone()} rows={6}
+                        oninput={send(&state, JobAction::Paste)} error={state.paste_error.clone().map(AttrValue::from)} />
+                    <button type="button" id="job-load" onclick={send(&state, |_: MouseEvent| JobAction::LoadPaste)}>{"Load the manifest"}</button>
+                    <h3>{"This Job as a manifest"}</h3>
+                    <pre class="manifest" id="job-manifest">{ job_manifest_yaml(&state.manifest) }</pre>
+                </section>
+            </div>
+            <section class="results" aria-label="Job results" aria-live="polite">
+                { all_errors }
+                { outcome }
+                <p class="fineprint">{"Replacement pods wait 10 s doubling to 10 min after counted failures (reset by a success); ignored failures are replaced at once. Disrupted pods carry the DisruptionTarget condition and their containers exit 137. With restartPolicy OnFailure the kubelet restarts failed containers in place (CrashLoopBackOff) and each restart counts toward backoffLimit."}</p>
+            </section>
+        </div>
+    }
+}
