@@ -495,39 +495,6 @@ pub fn draw_windows<DB: DrawingBackend>(
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_are_exact_when_few_and_folded_when_many() {
-        assert_eq!(
-            restart_steps(&[1_000, 3_000], 10_000),
-            vec![
-                (0.0, 0.0),
-                (1.0, 0.0),
-                (1.0, 1.0),
-                (3.0, 1.0),
-                (3.0, 2.0),
-                (10.0, 2.0)
-            ]
-        );
-        let many: Vec<Ms> = (1..=10_000).map(|i| i * 1000).collect();
-        let pts = restart_steps(&many, 10_000_000);
-        assert!(pts.len() <= MAX_POINTS + 1);
-        assert_eq!(pts.last(), Some(&(10_000.0, 10_000.0)));
-    }
-
-    #[test]
-    fn folding_keeps_peaks() {
-        let mut v = vec![1.0; 10_000];
-        v[5_555] = 99.0;
-        let pts = fold_min_max(v.into_iter(), 0.0, 1.0);
-        assert!(pts.len() <= MAX_POINTS);
-        assert_eq!(max_of(&pts), 99.0);
-    }
-}
-
 /// Colours for a pod's outcome in the Job Gantt chart.
 fn result_color(r: crate::engine::job::PodResult) -> RGBColor {
     use crate::engine::job::PodResult::*;
@@ -626,4 +593,37 @@ pub fn draw_job<DB: DrawingBackend>(
         .draw()?;
     area.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_exact_when_few_and_folded_when_many() {
+        assert_eq!(
+            restart_steps(&[1_000, 3_000], 10_000),
+            vec![
+                (0.0, 0.0),
+                (1.0, 0.0),
+                (1.0, 1.0),
+                (3.0, 1.0),
+                (3.0, 2.0),
+                (10.0, 2.0)
+            ]
+        );
+        let many: Vec<Ms> = (1..=10_000).map(|i| i * 1000).collect();
+        let pts = restart_steps(&many, 10_000_000);
+        assert!(pts.len() <= MAX_POINTS + 1);
+        assert_eq!(pts.last(), Some(&(10_000.0, 10_000.0)));
+    }
+
+    #[test]
+    fn folding_keeps_peaks() {
+        let mut v = vec![1.0; 10_000];
+        v[5_555] = 99.0;
+        let pts = fold_min_max(v.into_iter(), 0.0, 1.0);
+        assert!(pts.len() <= MAX_POINTS);
+        assert_eq!(max_of(&pts), 99.0);
+    }
 }
