@@ -4,3 +4,5 @@
 pub mod app;
 pub mod chart;
 pub mod engine;
+pub mod export;
+pub mod share;

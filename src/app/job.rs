@@ -166,6 +166,36 @@ impl Default for JobState {
 }
 
 impl JobState {
+    /// The Job view a link describes.
+    pub fn from_share(share: Option<&crate::share::JobShare>) -> JobState {
+        let mut s = JobState::default();
+        if let Some(share) = share {
+            if let Some(m) = &share.manifest {
+                s.values_text = values_text(m);
+                s.manifest = m.clone();
+            }
+            if let Some(t) = &share.script {
+                s.script_text = t.clone();
+            }
+            if let Some(r) = share.run_ms {
+                s.run_ms = r;
+            }
+        }
+        JobState::derive(s)
+    }
+
+    /// What a link needs to reopen this view; nothing while it is the default.
+    pub fn to_share(&self) -> Option<crate::share::JobShare> {
+        let d = JobState::default();
+        let changed = |differs: bool| differs.then_some(());
+        let share = crate::share::JobShare {
+            manifest: changed(self.manifest != d.manifest).map(|_| self.manifest.clone()),
+            script: changed(self.script_text != d.script_text).map(|_| self.script_text.clone()),
+            run_ms: changed(self.run_ms != d.run_ms).map(|_| self.run_ms),
+        };
+        (share.manifest.is_some() || share.script.is_some() || share.run_ms.is_some()).then_some(share)
+    }
+
     fn derive(mut s: JobState) -> JobState {
         s.valid = s.manifest.validate();
         s.script = FailureScript::parse(&s.script_text, &first_container(&s.manifest), s.run_ms);

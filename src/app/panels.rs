@@ -368,23 +368,7 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
     });
     let pin = {
         let spec = state.spec.clone();
-        let b = state.shown.0.backoff.clone();
-        let label = format!(
-            "pinned: {} / {}, {}",
-            format_human_ms(b.initial_ms),
-            format_human_ms(b.max_ms),
-            if spec.model == Semantics::Kep {
-                "KEP"
-            } else {
-                "kubelet"
-            }
-        );
-        send(state, move |_: MouseEvent| {
-            Action::Compare(Compared::Pinned {
-                label: label.clone(),
-                spec: Box::new(spec.clone()),
-            })
-        })
+        send(state, move |_: MouseEvent| Action::Compare(Compared::Pinned(Box::new(spec.clone()))))
     };
     html! {
         <section class="panel" aria-labelledby="h-compare">

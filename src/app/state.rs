@@ -53,17 +53,7 @@ pub fn nearest_stop(stops: &[Ms], value: Ms) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-/// A scenario drawn beside the live one.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Compared {
-    /// One of the KEP's curves, on the live node.
-    Preset(&'static str),
-    /// The live scenario as it was when pinned.
-    Pinned {
-        label: String,
-        spec: Box<ScenarioSpec>,
-    },
-}
+pub use crate::share::CompareRef as Compared;
 
 /// What the app shows for a compared scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,19 +132,29 @@ impl Default for State {
             config: Some(config.clone()),
             ..Default::default()
         };
-        let scenario = Rc::new(Scenario::default());
-        let shown = Shown(Rc::new(explore(&scenario)));
-        Self::derive(spec, config, vec![], (shown, scenario))
+        Self::from_parts(spec, config, vec![])
     }
 }
 
-fn label_of(c: &Compared) -> String {
+/// How the legend names a compared scenario.
+pub fn label_of(c: &Compared) -> String {
     match c {
         Compared::Preset(id) => presets()
             .into_iter()
             .find(|p| p.id == *id)
             .map_or_else(|| (*id).to_owned(), |p| p.label.to_owned()),
-        Compared::Pinned { label, .. } => label.clone(),
+        Compared::Pinned(spec) => {
+            let curve = match (&spec.config, spec.initial_ms, spec.max_ms) {
+                (Some(_), _, _) => "a kubelet configuration".to_owned(),
+                (None, i, m) => format!(
+                    "{} / {}",
+                    crate::engine::duration::format_human_ms(i.unwrap_or(10_000)),
+                    crate::engine::duration::format_human_ms(m.unwrap_or(300_000))
+                ),
+            };
+            let model = if spec.model == Semantics::Kep { "KEP" } else { "kubelet" };
+            format!("pinned: {curve}, {model}")
+        }
     }
 }
 
@@ -164,11 +164,18 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
             .into_iter()
             .find(|p| p.id == *id)
             .map(|p| p.apply(live)),
-        Compared::Pinned { spec, .. } => Some((**spec).clone()),
+        Compared::Pinned(spec) => Some((**spec).clone()),
     }
 }
 
 impl State {
+    /// The state a link describes (already validated by `share::decode`).
+    pub fn from_parts(spec: ScenarioSpec, config: KubeletConfig, compared: Vec<Compared>) -> Self {
+        let scenario = Rc::new(Scenario::default());
+        let shown = Shown(Rc::new(explore(&scenario)));
+        Self::derive(spec, config, compared, (shown, scenario))
+    }
+
     fn derive(
         spec: ScenarioSpec,
         config: KubeletConfig,

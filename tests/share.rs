@@ -1,0 +1,134 @@
+//! Links: state to a query string and back, and what a bad link does.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::job::JobManifest;
+use crashloop_explorer::engine::{
+    ExitKind, Group, KubeletConfig, KubeletVersion, Requeue, RestartPolicy, ScenarioSpec, Semantics,
+};
+use crashloop_explorer::share::{decode, encode, CompareRef, JobShare, Shared, View};
+
+fn defaults() -> Shared {
+    let config = KubeletConfig::default();
+    Shared {
+        spec: ScenarioSpec {
+            config: Some(config.clone()),
+            ..Default::default()
+        },
+        config,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_defaults_make_an_empty_query() {
+    assert_eq!(encode(&defaults()), "");
+    assert_eq!(decode(""), (defaults(), vec![]));
+    assert_eq!(decode("?"), (defaults(), vec![]));
+}
+
+#[test]
+fn every_input_round_trips() {
+    let mut config = KubeletConfig::default();
+    config.feature_gates.insert("ReduceDefaultCrashLoopBackOffDecay".into(), true);
+    config.feature_gates.insert("KubeletCrashLoopBackOffMax".into(), false);
+    config.crash_loop_back_off.max_container_restart_period = Some("1m30s".into());
+    let configured = Shared {
+        spec: ScenarioSpec {
+            config: Some(config.clone()),
+            model: Semantics::Kep,
+            kubelet_version: Some(KubeletVersion::V1_33),
+            requeue: Some(Requeue::Periodic),
+            seed: 99,
+            band_seeds: 4,
+            start_latency_ms: 1_500,
+            groups: vec![
+                Group {
+                    name: "web front.end".into(),
+                    pods: 40,
+                    run_ms: 10_000,
+                    exit: ExitKind::Succeeded,
+                    restart_policy: RestartPolicy::OnFailure,
+                    spread_ms: 60_000,
+                },
+                Group {
+                    name: String::new(),
+                    pods: 5,
+                    run_ms: 0,
+                    exit: ExitKind::Failed,
+                    restart_policy: RestartPolicy::Always,
+                    spread_ms: 0,
+                },
+            ],
+            chart_group: 1,
+            horizon_ms: 7_200_000,
+            requests_per_restart: 3,
+            kube_api_qps: 5,
+            kube_api_burst: 10,
+            ..Default::default()
+        },
+        config,
+        compared: vec![
+            CompareRef::Preset("rapid"),
+            CompareRef::Pinned(Box::new(ScenarioSpec {
+                initial_ms: Some(250),
+                max_ms: Some(60_000),
+                ..Default::default()
+            })),
+        ],
+        view: View::Job,
+        job: Some(JobShare {
+            manifest: Some(JobManifest::default()),
+            script: Some("exit 42\nsucceed".into()),
+            run_ms: Some(60_000),
+        }),
+        embed: true,
+        controls: vec!["initial".into(), "max".into()],
+    };
+    let query = encode(&configured);
+    assert!(query.contains("v=1.33") && query.contains("p=1m30s") && query.contains("h=2h0m0s"), "{query}");
+    assert_eq!(decode(&query), (configured, vec![]));
+
+    let custom = Shared {
+        spec: ScenarioSpec {
+            initial_ms: Some(1_000),
+            max_ms: Some(300_000),
+            schedule_ms: vec![1_000, 2_000, 569_000],
+            pods: Some(7),
+            run_ms: Some(599_999),
+            ..Default::default()
+        },
+        ..defaults()
+    };
+    let query = encode(&custom);
+    assert_eq!(query, "i=1s&x=5m0s&sc=1s,2s,9m29s&n=7&r=9m59.999s");
+    assert_eq!(decode(&query), (custom, vec![]));
+}
+
+#[test]
+fn bad_values_fall_back_with_a_notice_naming_the_key() {
+    let (s, notices) = decode("n=abc&i=5h&h=30m&zz=1&utm_source=docs&m=kep&rq=fast");
+    let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
+    assert_eq!(keys, ["n", "i", "rq"]);
+    assert_eq!(notices[0].message, "ignored n=\"abc\": not a whole number; using the default");
+    assert_eq!(notices[1].message, "ignored i=\"5h\": must be between 25ms and 1m0s (got 5h0m0s); using the default");
+    assert_eq!(s.spec.pods, None);
+    assert_eq!(s.spec.horizon_ms, 1_800_000);
+    assert_eq!(s.spec.model, Semantics::Kep);
+    // Keys valid alone but not together.
+    let (s, notices) = decode("g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b");
+    assert!(notices[0].message.contains("showing the defaults"), "{notices:?}");
+    assert!(s.spec.groups.is_empty());
+}
+
+#[test]
+fn hostile_links_are_plain_text() {
+    let (s, _) = decode("p=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
+    assert_eq!(
+        s.config.crash_loop_back_off.max_container_restart_period.as_deref(),
+        Some("<img src=x onerror=alert(1)>")
+    );
+    for q in ["%", "%%", "%zz", "a=%e2%82", "&&&=&", "g=.....", "g=1.1.1.1.1.1", "pin={", "job=[1]", "c=nope,,rapid"] {
+        let _ = decode(q);
+    }
+    assert!(decode(&"x".repeat(20_000)).1[0].message.contains("longer than"));
+}
