@@ -5,7 +5,10 @@ use plotters::prelude::*;
 
 use crate::chart::{draw_delays, draw_load, draw_restarts, draw_windows, ChartData};
 use crate::engine::config::KubeletConfig;
-use crate::engine::{Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
+use crate::engine::{
+    Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChartName {
@@ -16,7 +19,12 @@ pub enum ChartName {
 }
 
 impl ChartName {
-    pub const ALL: [ChartName; 4] = [ChartName::Restarts, ChartName::Delays, ChartName::Load, ChartName::Windows];
+    pub const ALL: [ChartName; 4] = [
+        ChartName::Restarts,
+        ChartName::Delays,
+        ChartName::Load,
+        ChartName::Windows,
+    ];
 
     pub fn file_stem(self) -> &'static str {
         match self {
@@ -34,20 +42,32 @@ fn seconds(ms: u64) -> String {
 
 fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
     for (i, (at, wait)) in t.restarts_at_ms.iter().zip(&t.delays_ms).enumerate() {
-        out.push_str(&format!("{who},restart,{},{},{}\n", i + 1, seconds(*at), seconds(*wait)));
+        out.push_str(&format!(
+            "{who},restart,{},{},{}\n",
+            i + 1,
+            seconds(*at),
+            seconds(*wait)
+        ));
     }
-    for (i, (offered, admitted)) in t.node_requests_per_window.iter().zip(&t.api.admitted_per_window).enumerate() {
+    for (i, (offered, admitted)) in t
+        .node_requests_per_window
+        .iter()
+        .zip(&t.api.admitted_per_window)
+        .enumerate()
+    {
         let start = i as u64 * t.window_ms;
-        out.push_str(&format!("{who},window,{},{},{offered},{admitted}\n", i + 1, seconds(start)));
+        out.push_str(&format!(
+            "{who},window,{},{},{offered},{admitted}\n",
+            i + 1,
+            seconds(start)
+        ));
     }
 }
 
 /// Restart times and waits, and the node's requests per window, for this
 /// configuration and today's default. One row per restart or window.
 pub fn csv(e: &Exploration) -> String {
-    let mut out = String::from(
-        "scenario,series,number,time_s,wait_s_or_offered,admitted\n",
-    );
+    let mut out = String::from("scenario,series,number,time_s,wait_s_or_offered,admitted\n");
     timeline_rows(&mut out, "this configuration", &e.timeline);
     timeline_rows(&mut out, "today's default", &e.reference);
     out
@@ -65,23 +85,31 @@ pub fn svg(chart: ChartName, data: &ChartData) -> String {
             ChartName::Windows => draw_windows(&area, data),
         };
         if let Err(e) = drawn {
-            return format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>", escape(&e.to_string()));
+            return format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>",
+                escape(&e.to_string())
+            );
         }
     }
     out
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The KubeletConfiguration a node needs for this configuration.
 pub fn kubelet_configuration_yaml(c: &KubeletConfig) -> String {
-    let mut y = String::from("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
+    let mut y =
+        String::from("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
     let gates: Vec<(&String, &bool)> = c
         .feature_gates
         .iter()
-        .filter(|(g, _)| *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX)
+        .filter(|(g, _)| {
+            *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX
+        })
         .collect();
     if !gates.is_empty() {
         y.push_str("featureGates:\n");
@@ -104,7 +132,9 @@ pub fn feature_gates_flag(c: &KubeletConfig) -> Option<String> {
     let gates: Vec<String> = c
         .feature_gates
         .iter()
-        .filter(|(g, _)| *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX)
+        .filter(|(g, _)| {
+            *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX
+        })
         .map(|(g, on)| format!("{g}={on}"))
         .collect();
     (!gates.is_empty()).then(|| format!("--feature-gates={}", gates.join(",")))

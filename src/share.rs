@@ -8,12 +8,14 @@ use crate::engine::duration::{format_go_duration_ms, parse_go_duration, NANOS_PE
 use crate::engine::job::JobManifest;
 use crate::engine::presets::presets;
 use crate::engine::scenario::{
-    ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE,
-    BURST_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS, MAX_GROUPS,
-    MAX_GROUP_NAME, MAX_RANGE_MS, PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE,
-    RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
+    ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE, BURST_RANGE,
+    HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS, MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS,
+    PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE, RESET_RANGE_MS, RUN_RANGE_MS,
+    SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
 };
-use crate::engine::{Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
+use crate::engine::{
+    Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+};
 
 /// A query string longer than this is not read (no browser needs more).
 pub const MAX_QUERY: usize = 16_384;
@@ -94,7 +96,9 @@ fn percent_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
+                out.push(b as char)
+            }
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
@@ -118,7 +122,8 @@ struct Writer(Vec<String>);
 
 impl Writer {
     fn put(&mut self, key: &str, value: impl AsRef<str>) {
-        self.0.push(format!("{key}={}", percent_encode(value.as_ref())));
+        self.0
+            .push(format!("{key}={}", percent_encode(value.as_ref())));
     }
     fn ms(&mut self, key: &str, ms: Ms) {
         self.put(key, format_go_duration_ms(ms));
@@ -157,10 +162,16 @@ pub fn encode(s: &Shared) -> String {
     if spec.model == Semantics::Kep {
         w.put("m", "kep");
     }
-    if let Some(v) = spec.kubelet_version.filter(|&v| v != KubeletVersion::default()) {
+    if let Some(v) = spec
+        .kubelet_version
+        .filter(|&v| v != KubeletVersion::default())
+    {
         w.put("v", v.name());
     }
-    for (key, gate) in [("gr", REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY), ("gm", KUBELET_CRASH_LOOP_BACK_OFF_MAX)] {
+    for (key, gate) in [
+        ("gr", REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY),
+        ("gm", KUBELET_CRASH_LOOP_BACK_OFF_MAX),
+    ] {
         if let Some(on) = s.config.feature_gates.get(gate) {
             w.put(key, if *on { "1" } else { "0" });
         }
@@ -175,7 +186,14 @@ pub fn encode(s: &Shared) -> String {
             w.ms("rs", r);
         }
         if !spec.schedule_ms.is_empty() {
-            w.put("sc", spec.schedule_ms.iter().map(|&m| format_go_duration_ms(m)).collect::<Vec<_>>().join(","));
+            w.put(
+                "sc",
+                spec.schedule_ms
+                    .iter()
+                    .map(|&m| format_go_duration_ms(m))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
         }
     }
     if let Some(r) = spec.requeue {
@@ -254,7 +272,11 @@ pub fn encode(s: &Shared) -> String {
         }
     }
     if let Some(job) = &s.job {
-        if let Some(m) = job.manifest.as_ref().and_then(|m| serde_json::to_string(m).ok()) {
+        if let Some(m) = job
+            .manifest
+            .as_ref()
+            .and_then(|m| serde_json::to_string(m).ok())
+        {
             w.put("job", m);
         }
         if let Some(t) = &job.script {
@@ -292,7 +314,11 @@ impl Reader {
     fn notice(&mut self, key: &str, value: &str, why: impl Into<String>) {
         self.notices.push(Notice {
             key: key.to_owned(),
-            message: format!("ignored {key}={}: {}; using the default", show_value(value), why.into()),
+            message: format!(
+                "ignored {key}={}: {}; using the default",
+                show_value(value),
+                why.into()
+            ),
         });
     }
 
@@ -328,7 +354,15 @@ impl Reader {
         match v.parse::<T>() {
             Ok(n) if range.contains(&n) => Some(n),
             Ok(n) => {
-                self.notice(key, v, format!("must be between {} and {} (got {n})", range.start(), range.end()));
+                self.notice(
+                    key,
+                    v,
+                    format!(
+                        "must be between {} and {} (got {n})",
+                        range.start(),
+                        range.end()
+                    ),
+                );
                 None
             }
             Err(_) => {
@@ -341,7 +375,13 @@ impl Reader {
     fn group(&mut self, v: &str) -> Option<Group> {
         let parts: Vec<&str> = v.splitn(6, '.').collect();
         let bad = |r: &mut Reader, why: &str| {
-            r.notice("g", v, format!("{why} (write pods.run.exit.policy.spread.name, e.g. 10.30s.f.A.1m0s.batch)"));
+            r.notice(
+                "g",
+                v,
+                format!(
+                    "{why} (write pods.run.exit.policy.spread.name, e.g. 10.30s.f.A.1m0s.batch)"
+                ),
+            );
             None
         };
         let [pods, run, exit, policy, spread, name] = parts.as_slice() else {
@@ -364,7 +404,10 @@ impl Reader {
             "N" => RestartPolicy::Never,
             _ => return bad(self, "policy must be A, O or N"),
         };
-        let Some(spread_ms) = parse_ms(spread).ok().filter(|s| SPREAD_RANGE_MS.contains(s)) else {
+        let Some(spread_ms) = parse_ms(spread)
+            .ok()
+            .filter(|s| SPREAD_RANGE_MS.contains(s))
+        else {
             return bad(self, "the spread must be 0s to 10m0s");
         };
         Some(Group {
@@ -385,7 +428,9 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
     if query.len() > MAX_QUERY {
         r.notices.push(Notice {
             key: "?".into(),
-            message: format!("the link is longer than {MAX_QUERY} characters; showing the defaults"),
+            message: format!(
+                "the link is longer than {MAX_QUERY} characters; showing the defaults"
+            ),
         });
         s.spec.config = Some(s.config.clone());
         return (s, r.notices);
@@ -407,7 +452,12 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
             },
             "embed" => s.embed = v == "1" || v == "true",
             "controls" => {
-                s.controls = v.split(',').filter(|c| !c.is_empty()).take(32).map(|c| c.chars().take(40).collect()).collect()
+                s.controls = v
+                    .split(',')
+                    .filter(|c| !c.is_empty())
+                    .take(32)
+                    .map(|c| c.chars().take(40).collect())
+                    .collect()
             }
             "m" => match v.as_str() {
                 "kep" => spec.model = Semantics::Kep,
@@ -419,7 +469,11 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 None => r.notice("v", &v, "not a modelled kubelet version (1.31 to 1.35)"),
             },
             "gr" | "gm" => {
-                let gate = if key == "gr" { REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY } else { KUBELET_CRASH_LOOP_BACK_OFF_MAX };
+                let gate = if key == "gr" {
+                    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
+                } else {
+                    KUBELET_CRASH_LOOP_BACK_OFF_MAX
+                };
                 match v.as_str() {
                     "1" | "true" => {
                         s.config.feature_gates.insert(gate.into(), true);
@@ -444,12 +498,21 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 let waits: Result<Vec<Ms>, String> = v
                     .split(',')
                     .take(33)
-                    .map(|w| parse_ms(w).ok().filter(|m| SCHEDULE_WAIT_RANGE_MS.contains(m)).ok_or_else(|| w.to_owned()))
+                    .map(|w| {
+                        parse_ms(w)
+                            .ok()
+                            .filter(|m| SCHEDULE_WAIT_RANGE_MS.contains(m))
+                            .ok_or_else(|| w.to_owned())
+                    })
                     .collect();
                 match waits {
                     Ok(w) if w.len() <= 32 => spec.schedule_ms = w,
                     Ok(_) => r.notice("sc", &v, "at most 32 waits"),
-                    Err(w) => r.notice("sc", &v, format!("{w:?} is not a wait between 25ms and 1h0m0s")),
+                    Err(w) => r.notice(
+                        "sc",
+                        &v,
+                        format!("{w:?} is not a wait between 25ms and 1h0m0s"),
+                    ),
                 }
             }
             "rq" => match v.as_str() {
@@ -462,7 +525,11 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 Ok(seed) => spec.seed = seed,
                 Err(_) => r.notice("s", &v, "a seed is a whole number"),
             },
-            "bs" => spec.band_seeds = r.num("bs", &v, &BAND_SEEDS_RANGE).unwrap_or(spec.band_seeds),
+            "bs" => {
+                spec.band_seeds = r
+                    .num("bs", &v, &BAND_SEEDS_RANGE)
+                    .unwrap_or(spec.band_seeds)
+            }
             "l" => spec.start_latency_ms = r.ms("l", &v, &LATENCY_RANGE_MS).unwrap_or(0),
             "n" => spec.pods = r.num("n", &v, &PODS_RANGE),
             "r" => spec.run_ms = r.ms("r", &v, &RUN_RANGE_MS),
@@ -476,22 +543,32 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
             "cg" => spec.chart_group = r.num("cg", &v, &(0..=MAX_GROUPS - 1)).unwrap_or(0),
             "h" => spec.horizon_ms = r.ms("h", &v, &HORIZON_RANGE_MS).unwrap_or(spec.horizon_ms),
             "rp" => {
-                spec.requests_per_restart = r.num("rp", &v, &REQUESTS_PER_RESTART_RANGE).unwrap_or(spec.requests_per_restart)
+                spec.requests_per_restart = r
+                    .num("rp", &v, &REQUESTS_PER_RESTART_RANGE)
+                    .unwrap_or(spec.requests_per_restart)
             }
             "q" => spec.kube_api_qps = r.num("q", &v, &QPS_RANGE).unwrap_or(spec.kube_api_qps),
-            "b" => spec.kube_api_burst = r.num("b", &v, &BURST_RANGE).unwrap_or(spec.kube_api_burst),
+            "b" => {
+                spec.kube_api_burst = r.num("b", &v, &BURST_RANGE).unwrap_or(spec.kube_api_burst)
+            }
             "c" => {
                 for id in v.split(',').filter(|id| !id.is_empty()) {
                     match presets().into_iter().find(|p| p.id == id) {
-                        Some(p) if s.compared.len() < 3 => s.compared.push(CompareRef::Preset(p.id)),
+                        Some(p) if s.compared.len() < 3 => {
+                            s.compared.push(CompareRef::Preset(p.id))
+                        }
                         Some(_) => r.notice("c", id, "at most 3 compared scenarios"),
                         None => r.notice("c", id, "not one of the KEP's curves"),
                     }
                 }
             }
-            "pin" => match serde_json::from_str::<ScenarioSpec>(&v).map_err(|e| e.to_string()).and_then(|p| {
-                Scenario::try_from(p.clone()).map(|_| p).map_err(|e| e.to_string())
-            }) {
+            "pin" => match serde_json::from_str::<ScenarioSpec>(&v)
+                .map_err(|e| e.to_string())
+                .and_then(|p| {
+                    Scenario::try_from(p.clone())
+                        .map(|_| p)
+                        .map_err(|e| e.to_string())
+                }) {
                 Ok(p) if s.compared.len() < 3 => s.compared.push(CompareRef::Pinned(Box::new(p))),
                 Ok(_) => r.notice("pin", &v, "at most 3 compared scenarios"),
                 Err(e) => r.notice("pin", &v, e),

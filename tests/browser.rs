@@ -15,23 +15,47 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 struct Page {
     root: Element,
+    app: Option<yew::AppHandle<crashloop_explorer::app::App>>,
 }
 
 impl Page {
+    /// The app on a clean page URL (it keeps the URL in sync).
     async fn mount() -> Page {
         let window = web_sys::window().expect("window");
-        // Each test starts on the CrashLoopBackOff view, whatever the last one left.
-        window.location().set_hash("").expect("hash");
-        let document = window.document().expect("document");
+        let path = window.location().pathname().expect("path");
+        window
+            .history()
+            .expect("history")
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+            .expect("replaceState");
+        Self::mount_with(None).await
+    }
+
+    /// The app from a link, leaving the page URL alone.
+    async fn mount_link(query: &str) -> Page {
+        Self::mount_with(Some(query)).await
+    }
+
+    async fn mount_with(query: Option<&str>) -> Page {
+        let document = web_sys::window()
+            .expect("window")
+            .document()
+            .expect("document");
         let root = document.create_element("div").expect("div");
         document
             .body()
             .expect("body")
             .append_child(&root)
             .expect("append");
-        crashloop_explorer::app::mount(root.clone());
+        let app = match query {
+            Some(q) => crashloop_explorer::app::mount_with_query(root.clone(), q.to_owned()),
+            None => crashloop_explorer::app::mount(root.clone()),
+        };
         settle().await;
-        Page { root }
+        Page {
+            root,
+            app: Some(app),
+        }
     }
 
     fn get(&self, id: &str) -> Element {
@@ -131,6 +155,9 @@ impl Page {
 
 impl Drop for Page {
     fn drop(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
         self.root.remove();
     }
 }
@@ -424,4 +451,211 @@ async fn the_lifecycle_lane_prints_kubectl_lines_and_pod_terminated() {
     assert!(page
         .text("pod-conditions")
         .contains("KEP-4576 proposal, not in any release"));
+}
+
+fn js_get(v: &wasm_bindgen::JsValue, key: &str) -> wasm_bindgen::JsValue {
+    js_sys::Reflect::get(v, &key.into()).expect("property")
+}
+
+fn decode_data_url(href: &str) -> String {
+    let data = href.split_once(',').expect("a data URL").1;
+    js_sys::decode_uri_component(data).expect("decodes").into()
+}
+
+#[wasm_bindgen_test]
+async fn the_url_reopens_the_same_state() {
+    let page = Page::mount().await;
+    page.select("model", "kep").await;
+    page.type_into("initial", "5").await;
+    page.type_into("pods", "41").await;
+    page.click("preset-rapid").await;
+    page.click("add-group").await;
+    // The URL is rewritten once dragging stops.
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    let search: String = web_sys::window().unwrap().location().search().unwrap();
+    assert!(
+        search.contains("m=kep") && search.contains("i=1s") && search.contains("c=rapid"),
+        "{search}"
+    );
+    let figures = |p: &Page| {
+        [
+            "sum-restarts-pod-5m",
+            "sum-restarts-node-all",
+            "sum-peak",
+            "eff-initial",
+            "compare-legend",
+        ]
+        .map(|id| p.text(id))
+    };
+    let before = figures(&page);
+    let charts = page.charts();
+    drop(page);
+    let fresh = Page::mount_link(&search).await;
+    assert_eq!(figures(&fresh), before);
+    assert_eq!(fresh.charts(), charts);
+    assert!(fresh
+        .root
+        .query_selector("#link-notices")
+        .unwrap()
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_link_is_plain_text_with_notices() {
+    let page =
+        Page::mount_link("p=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&n=abc&zz=1&h=99h").await;
+    assert!(page.root.query_selector("img").unwrap().is_none());
+    assert_eq!(
+        page.input("max-container-restart-period").value(),
+        "<img src=x onerror=alert(1)>"
+    );
+    assert!(page
+        .text("max-container-restart-period-error")
+        .contains("time: invalid duration"));
+    let notices = page.text("link-notices");
+    assert!(
+        notices.contains("n: ignored n=\"abc\": not a whole number"),
+        "{notices}"
+    );
+    assert!(notices.contains("h: ignored h="), "{notices}");
+    assert!(!notices.contains("zz"), "unknown keys are left alone");
+    // The defaults stand in: 110 pods, 30 minutes.
+    assert_eq!(page.text("pods-value"), "110");
+    assert_eq!(page.text("horizon-value"), "30 min");
+}
+
+#[wasm_bindgen_test]
+fn the_js_api_returns_the_documented_shapes() {
+    use crashloop_explorer::api;
+    let parse = |s: &str| js_sys::JSON::parse(s).expect("json");
+    let b = api::resolve(parse(
+        r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}, "semantics": "kep"}"#,
+    ))
+    .unwrap_or_else(|_| panic!("resolves"));
+    assert_eq!(js_get(&b, "initialMs").as_f64(), Some(1000.0));
+    assert_eq!(js_get(&b, "maxMs").as_f64(), Some(60000.0));
+    assert_eq!(js_get(&b, "resetAfterMs").as_f64(), Some(600000.0));
+    let t = api::simulate(parse(
+        r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep", "requeue": "ideal"}"#,
+    ))
+    .unwrap_or_else(|_| panic!("simulates"));
+    let restarts: js_sys::Array = js_get(&t, "restartsAtMs").dyn_into().expect("an array");
+    assert_eq!(restarts.get(0).as_f64(), Some(1000.0));
+    assert_eq!(restarts.get(2).as_f64(), Some(7000.0));
+    assert!(js_get(&t, "nodeRequestsPerWindow").is_array());
+    let e = api::explore(parse(
+        r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep"}"#,
+    ))
+    .unwrap_or_else(|_| panic!("explores"));
+    assert_eq!(
+        js_get(&js_get(&js_get(&e, "excess"), "first5m"), "restartsPerPod").as_f64(),
+        Some(5.0)
+    );
+    // Bad input is a thrown error with the reason, not a panic or a billion points.
+    let message = |r: Result<wasm_bindgen::JsValue, wasm_bindgen::JsError>| -> String {
+        let err: wasm_bindgen::JsValue = r.err().expect("an error").into();
+        js_get(&err, "message").as_string().unwrap_or_default()
+    };
+    assert!(message(api::simulate(parse(r#"{"pods": 1000000000}"#)))
+        .contains("pods must be between 1 and 250"));
+    assert!(message(api::resolve(parse(
+        r#"{"crashLoopBackOff": {"maxContainerRestartPeriod": "301s"}}"#
+    )))
+    .contains("(got: 301 seconds) must be set between 1s and 300s"));
+    assert!(message(api::simulate(parse("42"))).starts_with("invalid scenario"));
+    assert!(js_sys::Array::is_array(
+        &api::audit().unwrap_or_else(|_| panic!("audit"))
+    ));
+}
+
+#[wasm_bindgen_test]
+async fn embed_mode_posts_its_height() {
+    use std::{cell::RefCell, rc::Rc};
+    let heights: Rc<RefCell<Vec<f64>>> = Rc::default();
+    let listener = {
+        let heights = heights.clone();
+        wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                if js_get(&data, "type").as_string().as_deref() == Some("crashloop-explorer:height")
+                {
+                    heights
+                        .borrow_mut()
+                        .push(js_get(&data, "height").as_f64().unwrap_or(0.0));
+                }
+            },
+        )
+    };
+    let window = web_sys::window().unwrap();
+    window
+        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .unwrap();
+    let page = Page::mount_link("embed=1&controls=initial,max").await;
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    window
+        .remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .unwrap();
+    assert!(
+        heights.borrow().iter().any(|&h| h > 100.0),
+        "{:?}",
+        heights.borrow()
+    );
+    // Only the named controls show.
+    let shown = |id: &str| {
+        let el: HtmlElement = page.get(id).dyn_into().unwrap();
+        el.offset_parent().is_some()
+    };
+    assert!(shown("initial") && shown("max"));
+    assert!(!shown("pods") && !shown("model"));
+    assert!(page.root.query_selector("#audit").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn csv_and_svg_exports() {
+    let page = Page::mount_ideal().await;
+    page.click("download-csv").await;
+    let csv = decode_data_url(&page.get("download-csv").get_attribute("href").unwrap());
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("scenario,series,number,time_s,wait_s_or_offered,admitted")
+    );
+    // The kubelet's immediate first restart, then 10 s.
+    assert_eq!(
+        lines.next(),
+        Some("this configuration,restart,1,0.000,0.000")
+    );
+    assert_eq!(
+        lines.next(),
+        Some("this configuration,restart,2,10.000,10.000")
+    );
+    page.click("download-restarts-svg").await;
+    let svg = decode_data_url(
+        &page
+            .get("download-restarts-svg")
+            .get_attribute("href")
+            .unwrap(),
+    );
+    let doc = web_sys::DomParser::new()
+        .unwrap()
+        .parse_from_string(&svg, web_sys::SupportedType::ImageSvgXml)
+        .unwrap();
+    assert_eq!(doc.document_element().unwrap().tag_name(), "svg");
+    assert!(doc.get_elements_by_tag_name("parsererror").length() == 0);
+    assert!(svg.contains("this configuration"));
+    page.click("download-restarts-png").await;
+    assert!(page
+        .get("download-restarts-png")
+        .get_attribute("href")
+        .unwrap()
+        .starts_with("data:image/png;base64,"));
+    // The configuration as deployed.
+    page.click_checkbox("gate-reduce").await;
+    assert!(page
+        .text("kubelet-config-yaml")
+        .contains("ReduceDefaultCrashLoopBackOffDecay: true"));
+    assert_eq!(
+        page.text("feature-gates-flag"),
+        "--feature-gates=ReduceDefaultCrashLoopBackOffDecay=true"
+    );
 }

@@ -3,21 +3,43 @@
 
 use crashloop_explorer::chart::{ChartData, Series};
 use crashloop_explorer::engine::{explore, KubeletConfig, Scenario};
-use crashloop_explorer::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName};
+use crashloop_explorer::export::{
+    csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName,
+};
 
 #[test]
 fn csv_has_every_restart_and_window() {
-    let e = explore(&serde_json::from_str::<Scenario>(r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep", "horizonMs": 60000}"#).unwrap());
+    let e = explore(
+        &serde_json::from_str::<Scenario>(
+            r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep", "horizonMs": 60000}"#,
+        )
+        .unwrap(),
+    );
     let text = csv(&e);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "scenario,series,number,time_s,wait_s_or_offered,admitted");
+    assert_eq!(
+        lines[0],
+        "scenario,series,number,time_s,wait_s_or_offered,admitted"
+    );
     // 1 s / 1 min: restarts at 1, 3, 7, 15, 31 s; then 6 windows; today: 10, 30 s.
     assert_eq!(lines[1], "this configuration,restart,1,1.000,1.000");
     assert_eq!(lines[5], "this configuration,restart,5,31.000,16.000");
     // 1650 offered at 1, 3 and 7 s; the limiter admits its burst of 100 at 1 s, then 50/s.
     assert_eq!(lines[6], "this configuration,window,1,0.000,1650,550");
-    assert_eq!(lines.iter().filter(|l| l.starts_with("this configuration,restart")).count(), 5);
-    assert_eq!(lines.iter().filter(|l| l.starts_with("today's default,restart")).count(), 2);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("this configuration,restart"))
+            .count(),
+        5
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("today's default,restart"))
+            .count(),
+        2
+    );
     assert_eq!(lines.iter().filter(|l| l.contains(",window,")).count(), 12);
 }
 
@@ -33,7 +55,10 @@ fn svg_is_the_same_drawing() {
     };
     for c in ChartName::ALL {
         let doc = svg(c, &data);
-        assert!(doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"), "{c:?}");
+        assert!(
+            doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"),
+            "{c:?}"
+        );
     }
 }
 
@@ -56,5 +81,6 @@ fn configuration_as_deployed() {
     // Whatever was typed stays a string in the YAML.
     let mut odd = KubeletConfig::default();
     odd.crash_loop_back_off.max_container_restart_period = Some("4s\nkind: Pod".into());
-    assert!(kubelet_configuration_yaml(&odd).ends_with("maxContainerRestartPeriod: \"4s\\nkind: Pod\"\n"));
+    assert!(kubelet_configuration_yaml(&odd)
+        .ends_with("maxContainerRestartPeriod: \"4s\\nkind: Pod\"\n"));
 }

@@ -29,8 +29,12 @@ fn the_defaults_make_an_empty_query() {
 #[test]
 fn every_input_round_trips() {
     let mut config = KubeletConfig::default();
-    config.feature_gates.insert("ReduceDefaultCrashLoopBackOffDecay".into(), true);
-    config.feature_gates.insert("KubeletCrashLoopBackOffMax".into(), false);
+    config
+        .feature_gates
+        .insert("ReduceDefaultCrashLoopBackOffDecay".into(), true);
+    config
+        .feature_gates
+        .insert("KubeletCrashLoopBackOffMax".into(), false);
     config.crash_loop_back_off.max_container_restart_period = Some("1m30s".into());
     let configured = Shared {
         spec: ScenarioSpec {
@@ -85,7 +89,10 @@ fn every_input_round_trips() {
         controls: vec!["initial".into(), "max".into()],
     };
     let query = encode(&configured);
-    assert!(query.contains("v=1.33") && query.contains("p=1m30s") && query.contains("h=2h0m0s"), "{query}");
+    assert!(
+        query.contains("v=1.33") && query.contains("p=1m30s") && query.contains("h=2h0m0s"),
+        "{query}"
+    );
     assert_eq!(decode(&query), (configured, vec![]));
 
     let custom = Shared {
@@ -109,14 +116,23 @@ fn bad_values_fall_back_with_a_notice_naming_the_key() {
     let (s, notices) = decode("n=abc&i=5h&h=30m&zz=1&utm_source=docs&m=kep&rq=fast");
     let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(keys, ["n", "i", "rq"]);
-    assert_eq!(notices[0].message, "ignored n=\"abc\": not a whole number; using the default");
-    assert_eq!(notices[1].message, "ignored i=\"5h\": must be between 25ms and 1m0s (got 5h0m0s); using the default");
+    assert_eq!(
+        notices[0].message,
+        "ignored n=\"abc\": not a whole number; using the default"
+    );
+    assert_eq!(
+        notices[1].message,
+        "ignored i=\"5h\": must be between 25ms and 1m0s (got 5h0m0s); using the default"
+    );
     assert_eq!(s.spec.pods, None);
     assert_eq!(s.spec.horizon_ms, 1_800_000);
     assert_eq!(s.spec.model, Semantics::Kep);
     // Keys valid alone but not together.
     let (s, notices) = decode("g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b");
-    assert!(notices[0].message.contains("showing the defaults"), "{notices:?}");
+    assert!(
+        notices[0].message.contains("showing the defaults"),
+        "{notices:?}"
+    );
     assert!(s.spec.groups.is_empty());
 }
 
@@ -124,11 +140,27 @@ fn bad_values_fall_back_with_a_notice_naming_the_key() {
 fn hostile_links_are_plain_text() {
     let (s, _) = decode("p=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
     assert_eq!(
-        s.config.crash_loop_back_off.max_container_restart_period.as_deref(),
+        s.config
+            .crash_loop_back_off
+            .max_container_restart_period
+            .as_deref(),
         Some("<img src=x onerror=alert(1)>")
     );
-    for q in ["%", "%%", "%zz", "a=%e2%82", "&&&=&", "g=.....", "g=1.1.1.1.1.1", "pin={", "job=[1]", "c=nope,,rapid"] {
+    for q in [
+        "%",
+        "%%",
+        "%zz",
+        "a=%e2%82",
+        "&&&=&",
+        "g=.....",
+        "g=1.1.1.1.1.1",
+        "pin={",
+        "job=[1]",
+        "c=nope,,rapid",
+    ] {
         let _ = decode(q);
     }
-    assert!(decode(&"x".repeat(20_000)).1[0].message.contains("longer than"));
+    assert!(decode(&"x".repeat(20_000)).1[0]
+        .message
+        .contains("longer than"));
 }

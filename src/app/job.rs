@@ -115,8 +115,27 @@ fn values_text(m: &JobManifest) -> Vec<String> {
 }
 
 impl Default for JobState {
-    /// KEP-3329's story 2: disruptions are retried without counting.
     fn default() -> Self {
+        let (manifest, script_text, run_ms) = default_inputs();
+        Self::derive(JobState {
+            values_text: values_text(&manifest),
+            manifest,
+            script_text,
+            run_ms,
+            seed: 1,
+            failure_percent: 50,
+            paste: String::new(),
+            paste_error: None,
+            valid: Err(vec![]),
+            script: Err(String::new()),
+            run: None,
+        })
+    }
+}
+
+/// KEP-3329's story 2: disruptions are retried without counting.
+fn default_inputs() -> (JobManifest, String, Ms) {
+    {
         let manifest = JobManifest {
             api_version: "batch/v1".into(),
             kind: "Job".into(),
@@ -148,20 +167,7 @@ impl Default for JobState {
                 ..Default::default()
             },
         };
-        let script_text = "preempt\npreempt\nsucceed".to_owned();
-        Self::derive(JobState {
-            values_text: values_text(&manifest),
-            manifest,
-            script_text,
-            run_ms: 30_000,
-            seed: 1,
-            failure_percent: 50,
-            paste: String::new(),
-            paste_error: None,
-            valid: Err(vec![]),
-            script: Err(String::new()),
-            run: None,
-        })
+        (manifest, "preempt\npreempt\nsucceed".to_owned(), 30_000)
     }
 }
 
@@ -186,14 +192,14 @@ impl JobState {
 
     /// What a link needs to reopen this view; nothing while it is the default.
     pub fn to_share(&self) -> Option<crate::share::JobShare> {
-        let d = JobState::default();
-        let changed = |differs: bool| differs.then_some(());
+        let (manifest, script, run_ms) = default_inputs();
         let share = crate::share::JobShare {
-            manifest: changed(self.manifest != d.manifest).map(|_| self.manifest.clone()),
-            script: changed(self.script_text != d.script_text).map(|_| self.script_text.clone()),
-            run_ms: changed(self.run_ms != d.run_ms).map(|_| self.run_ms),
+            manifest: (self.manifest != manifest).then(|| self.manifest.clone()),
+            script: (self.script_text != script).then(|| self.script_text.clone()),
+            run_ms: (self.run_ms != run_ms).then_some(self.run_ms),
         };
-        (share.manifest.is_some() || share.script.is_some() || share.run_ms.is_some()).then_some(share)
+        (share.manifest.is_some() || share.script.is_some() || share.run_ms.is_some())
+            .then_some(share)
     }
 
     fn derive(mut s: JobState) -> JobState {

@@ -1,19 +1,23 @@
-//! The Yew app: the CrashLoopBackOff view and the Job view (`#job`). Every
-//! number comes from the engine; this maps results to Html and canvas.
+//! The Yew app: the CrashLoopBackOff view and the Job view, its state in the
+//! URL, and an embed mode for iframes. Every number comes from the engine;
+//! this maps results to Html and canvas.
 
 pub mod charts;
 pub mod controls;
+pub mod exports;
 pub mod job;
 pub mod lifecycle;
 pub mod panels;
 pub mod state;
 
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 use yew::prelude::*;
 
+use crate::share::{self, Notice, Shared, View};
 use charts::{Chart, ChartKind};
+use exports::ExportPanel;
 use job::{JobState, JobView};
 use lifecycle::LifecyclePanel;
 use panels::{
@@ -22,105 +26,326 @@ use panels::{
 };
 use state::State;
 
-/// Mounts the explorer into `<body>`.
+/// Wait this long after the last change before rewriting the URL, so that
+/// dragging a slider does not rewrite it at every step.
+const URL_DEBOUNCE_MS: i32 = 250;
+
+/// Mounts the explorer into `<body>`, unless the page only wants the JS API
+/// (`<body data-crashloop="api">`).
 pub fn start() {
-    yew::Renderer::<App>::new().render();
-}
-
-/// Mounts the explorer into any element.
-pub fn mount(root: Element) {
-    yew::Renderer::<App>::with_root(root).render();
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum View {
-    CrashLoop,
-    Job,
-}
-
-fn view_from_location() -> View {
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    if hash == "#job" {
-        View::Job
-    } else {
-        View::CrashLoop
+    let api_only = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .and_then(|b| b.get_attribute("data-crashloop"))
+        .is_some_and(|v| v == "api");
+    if !api_only {
+        yew::Renderer::<App>::new().render();
     }
+}
+
+/// Mounts the explorer into any element, from its own page's URL (kept in sync).
+pub fn mount(root: Element) -> yew::AppHandle<App> {
+    yew::Renderer::<App>::with_root(root).render()
+}
+
+/// Mounts the explorer into an element from a link's query string, leaving
+/// the page's URL alone.
+pub fn mount_with_query(root: Element, query: String) -> yew::AppHandle<App> {
+    yew::Renderer::<App>::with_root_and_props(
+        root,
+        AppProps {
+            query: Some(query.into()),
+        },
+    )
+    .render()
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// A link's query string to start from; unset, the page's own (kept in sync).
+    #[prop_or_default]
+    pub query: Option<AttrValue>,
+}
+
+fn location() -> Option<web_sys::Location> {
+    web_sys::window().map(|w| w.location())
+}
+
+fn read_link(query: &Option<AttrValue>) -> (Shared, Vec<Notice>) {
+    match query {
+        Some(q) => share::decode(q),
+        None => {
+            let search = location().and_then(|l| l.search().ok()).unwrap_or_default();
+            let (mut shared, notices) = share::decode(&search);
+            if location().and_then(|l| l.hash().ok()).as_deref() == Some("#job") {
+                shared.view = View::Job;
+            }
+            (shared, notices)
+        }
+    }
+}
+
+fn replace_url(query: &str) {
+    let (Some(w), Some(l)) = (web_sys::window(), location()) else {
+        return;
+    };
+    let path = l.pathname().unwrap_or_default();
+    let url = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The full link to this state.
+fn link_to(query: &str) -> String {
+    let l = location();
+    let origin = l.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+    let path = l
+        .as_ref()
+        .and_then(|l| l.pathname().ok())
+        .unwrap_or_default();
+    if query.is_empty() {
+        format!("{origin}{path}")
+    } else {
+        format!("{origin}{path}?{query}")
+    }
+}
+
+/// Tells the parent page how tall the embed is, whenever that changes.
+fn post_height() {
+    let Some(w) = web_sys::window() else { return };
+    let height = w
+        .document()
+        .and_then(|d| d.document_element())
+        .map_or(0, |e| e.scroll_height());
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(
+        &message,
+        &"type".into(),
+        &"crashloop-explorer:height".into(),
+    );
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    if let Ok(Some(parent)) = w.parent() {
+        let _ = parent.post_message(&message, "*");
+    }
+}
+
+/// CSS that shows only the named controls (ids are checked, not trusted).
+fn embed_css(controls: &[String]) -> String {
+    let ids: Vec<&String> = controls
+        .iter()
+        .filter(|c| {
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
+        })
+        .collect();
+    let mut css = String::from(".embed .controls .control, .embed .controls h2, .embed .controls .hint, .embed .controls .effective, .embed .controls fieldset > legend, .embed .controls button { display: none; }\n");
+    for id in ids {
+        css.push_str(&format!(
+            ".embed .controls .control:has(#{id}) {{ display: grid; }}\n"
+        ));
+    }
+    css
 }
 
 #[function_component]
-pub fn App() -> Html {
-    let state = use_reducer(State::default);
-    let job = use_reducer(JobState::default);
-    let view = use_state(view_from_location);
-    {
-        // The back button and pasted links switch views too.
-        let view = view.clone();
-        use_effect_with((), move |_| {
-            let window = web_sys::window();
-            let listener = Closure::<dyn Fn()>::new(move || view.set(view_from_location()));
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback(
-                    "hashchange",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "hashchange",
-                        listener.as_ref().unchecked_ref(),
-                    );
+pub fn App(props: &AppProps) -> Html {
+    let link = use_memo(props.query.clone(), read_link);
+    let state = {
+        let l = link.clone();
+        use_reducer(move || {
+            State::from_parts(l.0.spec.clone(), l.0.config.clone(), l.0.compared.clone())
+        })
+    };
+    let job = {
+        let l = link.clone();
+        use_reducer(move || JobState::from_share(l.0.job.as_ref()))
+    };
+    let view = {
+        let v = link.0.view;
+        use_state(move || v)
+    };
+    let notices = {
+        let n = link.1.clone();
+        use_state(move || n)
+    };
+    let copied = use_state(String::new);
+    let (embed, controls) = (link.0.embed, link.0.controls.clone());
+    let query = share::encode(&Shared {
+        view: *view,
+        spec: state.spec.clone(),
+        config: state.config.clone(),
+        compared: state.compared.clone(),
+        job: job.to_share(),
+        embed,
+        controls: controls.clone(),
+    });
+    let sync = props.query.is_none();
+    use_effect_with((query.clone(), sync), |(query, sync)| {
+        let timer = sync.then(|| {
+            let q = query.clone();
+            let cb = Closure::once(move || replace_url(&q));
+            let id = web_sys::window().and_then(|w| {
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    cb.as_ref().unchecked_ref(),
+                    URL_DEBOUNCE_MS,
+                )
+                .ok()
+            });
+            (cb, id)
+        });
+        move || {
+            if let Some((_cb, Some(id))) = timer {
+                if let Some(w) = web_sys::window() {
+                    w.clear_timeout_with_handle(id);
                 }
             }
+        }
+    });
+    use_effect_with(embed, |&embed| {
+        let observer = embed.then(|| {
+            let cb = Closure::<dyn FnMut()>::new(post_height);
+            let observer = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(root)) = (
+                &observer,
+                web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.document_element()),
+            ) {
+                o.observe(&root);
+            }
+            post_height();
+            (cb, observer)
         });
-    }
-    let go = |to: View| {
-        let view = view.clone();
-        Callback::from(move |_: MouseEvent| view.set(to))
-    };
-    let current = |v: View| (*view == v).then_some("page");
-    let body = match *view {
-        View::CrashLoop => {
-            let error = state
-                .error
-                .as_ref()
-                .filter(|_| state.resolved.is_ok() || state.custom())
-                .map(|e| e.to_string());
-            html! {
-                <>
-                    <div class="layout">
-                        <div class="controls">
-                            <KubeletPanel state={state.clone()} />
-                            <CurvePanel state={state.clone()} />
-                            <TimingPanel state={state.clone()} />
-                            <WorkloadPanel state={state.clone()} />
-                            <ApiPanel state={state.clone()} />
-                            if let Some(msg) = error {
-                                <p class="error" role="alert" id="scenario-error">{ msg }</p>
-                            }
-                        </div>
-                        <section class="results" aria-label="Results">
-                            <ComparePanel state={state.clone()} />
-                            <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()}
-                                alt="Cumulative restarts of one pod over time, against today's default" />
-                            <LifecyclePanel state={state.clone()} />
-                            <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()}
-                                alt="Wait before each restart by restart number" />
-                            <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()}
-                                alt="Node /pods status requests per 10-second window, offered and admitted by the rate limiter" />
-                            <Chart id="chart-windows" kind={ChartKind::Windows} state={state.clone()}
-                                alt="Restarts in the KEP's time windows, per scenario" />
-                            <SummaryTable state={state.clone()} />
-                            <CompareTable state={state.clone()} />
-                            <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
-                        </section>
-                    </div>
-                    <AuditPanel state={state.clone()} />
-                </>
+        move || {
+            if let Some((_cb, Some(o))) = observer {
+                o.disconnect();
             }
         }
+    });
+    let go = |to: View| {
+        let view = view.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            view.set(to);
+        })
+    };
+    let copy = {
+        let (copied, url) = (copied.clone(), link_to(&query));
+        Callback::from(move |_: MouseEvent| {
+            let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
+            let (copied, url) = (copied.clone(), url.clone());
+            yew::platform::spawn_local(async move {
+                let done = match clipboard {
+                    Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&url))
+                        .await
+                        .is_ok(),
+                    None => false,
+                };
+                copied.set(if done {
+                    "Link copied.".to_owned()
+                } else {
+                    format!("Copy this link: {url}")
+                });
+            });
+        })
+    };
+    let dismiss = {
+        let notices = notices.clone();
+        Callback::from(move |_: MouseEvent| notices.set(vec![]))
+    };
+    let banner = (!notices.is_empty()).then(|| html! {
+        <div class="notices" id="link-notices" role="status">
+            <p>{"Parts of this link were not used:"}</p>
+            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{": "}{ n.message.clone() }</li> }) }</ul>
+            <button type="button" onclick={dismiss}>{"Dismiss"}</button>
+        </div>
+    });
+    let current = |v: View| (*view == v).then_some("page");
+    let error = state
+        .error
+        .as_ref()
+        .filter(|_| state.resolved.is_ok() || state.custom())
+        .map(|e| e.to_string());
+    let announce = {
+        let e = &state.shown.0;
+        format!(
+            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon.",
+            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod
+        )
+    };
+
+    if embed {
+        let full = link_to(&share::encode(&Shared {
+            embed: false,
+            controls: vec![],
+            ..share::decode(&query).0
+        }));
+        return html! {
+            <main class="app embed">
+                <style>{ embed_css(&controls) }</style>
+                { for banner }
+                <div class="layout">
+                    <div class="controls">
+                        <KubeletPanel state={state.clone()} />
+                        <CurvePanel state={state.clone()} />
+                        <WorkloadPanel state={state.clone()} />
+                        <ApiPanel state={state.clone()} />
+                    </div>
+                    <section class="results" aria-label="Results">
+                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()}
+                            alt="Cumulative restarts of one pod over time, against today's default" />
+                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()}
+                            alt="Node /pods status requests per 10-second window" />
+                        <SummaryTable state={state.clone()} />
+                        <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
+                    </section>
+                </div>
+                <p class="visually-hidden" aria-live="polite">{ announce }</p>
+            </main>
+        };
+    }
+
+    let body = match *view {
+        View::CrashLoop => html! {
+            <>
+                <div class="layout">
+                    <div class="controls">
+                        <KubeletPanel state={state.clone()} />
+                        <CurvePanel state={state.clone()} />
+                        <TimingPanel state={state.clone()} />
+                        <WorkloadPanel state={state.clone()} />
+                        <ApiPanel state={state.clone()} />
+                        if let Some(msg) = error {
+                            <p class="error" role="alert" id="scenario-error">{ msg }</p>
+                        }
+                    </div>
+                    <section class="results" aria-label="Results">
+                        <ComparePanel state={state.clone()} />
+                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()}
+                            alt="Cumulative restarts of one pod over time, against today's default" />
+                        <LifecyclePanel state={state.clone()} />
+                        <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()}
+                            alt="Wait before each restart by restart number" />
+                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()}
+                            alt="Node /pods status requests per 10-second window, offered and admitted by the rate limiter" />
+                        <Chart id="chart-windows" kind={ChartKind::Windows} state={state.clone()}
+                            alt="Restarts in the KEP's time windows, per scenario" />
+                        <SummaryTable state={state.clone()} />
+                        <CompareTable state={state.clone()} />
+                        <ExportPanel state={state.clone()} />
+                        <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
+                    </section>
+                </div>
+                <AuditPanel state={state.clone()} />
+                <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
+            </>
+        },
         View::Job => html! { <JobView state={job.clone()} /> },
     };
     html! {
@@ -130,9 +355,13 @@ pub fn App() -> Html {
                 <p class="lede">{"How a crash-looping container restarts under CrashLoopBackOff, the "}
                     <code>{"/pods"}</code>{" API load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws."}</p>
                 <nav class="views" aria-label="Views">
-                    <a href="#crashloop" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
-                    <a href="#job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
+                    <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
+                    <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
+                    <span class="spacer"></span>
+                    <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
+                    <span id="copy-status" class="hint" role="status">{ (*copied).clone() }</span>
                 </nav>
+                { for banner }
             </header>
             { body }
         </main>

@@ -368,7 +368,9 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
     });
     let pin = {
         let spec = state.spec.clone();
-        send(state, move |_: MouseEvent| Action::Compare(Compared::Pinned(Box::new(spec.clone()))))
+        send(state, move |_: MouseEvent| {
+            Action::Compare(Compared::Pinned(Box::new(spec.clone())))
+        })
     };
     html! {
         <section class="panel" aria-labelledby="h-compare">

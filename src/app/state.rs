@@ -152,7 +152,11 @@ pub fn label_of(c: &Compared) -> String {
                     crate::engine::duration::format_human_ms(m.unwrap_or(300_000))
                 ),
             };
-            let model = if spec.model == Semantics::Kep { "KEP" } else { "kubelet" };
+            let model = if spec.model == Semantics::Kep {
+                "KEP"
+            } else {
+                "kubelet"
+            };
             format!("pinned: {curve}, {model}")
         }
     }

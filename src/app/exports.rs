@@ -1,0 +1,115 @@
+//! Downloads (CSV, PNG, SVG) and the configuration to deploy, with copy buttons.
+
+use wasm_bindgen::JsCast;
+use yew::TargetCast;
+use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
+use yew::prelude::*;
+
+use super::state::State;
+use crate::chart::{ChartData, Series};
+use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName};
+
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub state: UseReducerHandle<State>,
+}
+
+fn data_url(mime: &str, text: &str) -> String {
+    format!(
+        "data:{mime};charset=utf-8,{}",
+        js_sys::encode_uri_component(text)
+    )
+}
+
+/// The file is made when the link is clicked, not at every redraw.
+fn on_click_set_href(make: impl Fn() -> String + 'static) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        // Yew delegates events to its root: the link is the target, not the current target.
+        if let Some(a) = e.target_dyn_into::<HtmlAnchorElement>() {
+            a.set_href(&make());
+        }
+    })
+}
+
+fn copy_button(id: String, text: String) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&text);
+        }
+    });
+    html! { <button type="button" id={id} {onclick}>{"Copy"}</button> }
+}
+
+#[function_component]
+pub fn ExportPanel(p: &ExportProps) -> Html {
+    let state = p.state.clone();
+    let csv_link = {
+        let state = state.clone();
+        on_click_set_href(move || data_url("text/csv", &csv(&state.shown.0)))
+    };
+    let charts = ChartName::ALL.iter().map(|&c| {
+        let svg_link = {
+            let state = state.clone();
+            on_click_set_href(move || {
+                let e = &state.shown.0;
+                let mut series = vec![Series {
+                    label: "this configuration",
+                    timeline: &e.timeline,
+                }];
+                series.extend(state.compared_results.iter().filter_map(|r| {
+                    r.result.as_ref().ok().map(|t| Series {
+                        label: r.label.as_str(),
+                        timeline: t,
+                    })
+                }));
+                data_url("image/svg+xml", &svg(c, &ChartData { reference: &e.reference, series }))
+            })
+        };
+        let canvas_id = match c {
+            ChartName::Restarts => "chart-restarts",
+            ChartName::Delays => "chart-delays",
+            ChartName::Load => "chart-load",
+            ChartName::Windows => "chart-windows",
+        };
+        let png_link = on_click_set_href(move || {
+            web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(canvas_id))
+                .and_then(|el| el.dyn_into::<HtmlCanvasElement>().ok())
+                .and_then(|canvas| canvas.to_data_url().ok())
+                .unwrap_or_default()
+        });
+        let stem = c.file_stem();
+        html! {
+            <li>{ stem }{": "}
+                <a href="#" id={format!("download-{stem}-svg")} download={format!("{stem}.svg")} onclick={svg_link}>{"SVG"}</a>{" · "}
+                <a href="#" id={format!("download-{stem}-png")} download={format!("{stem}.png")} onclick={png_link}>{"PNG"}</a>
+            </li>
+        }
+    });
+    let yaml = kubelet_configuration_yaml(&state.config);
+    let flag = feature_gates_flag(&state.config);
+    html! {
+        <section class="panel exports" aria-labelledby="h-exports">
+            <h2 id="h-exports">{"Export"}</h2>
+            <p><a href="#" id="download-csv" download="crashloop-explorer.csv" onclick={csv_link}>{"CSV of the series"}</a>
+                {" (restart times and waits, and requests per 10 s window, for this configuration and today's default)"}</p>
+            <ul class="downloads">{ for charts }</ul>
+            <h3>{"This configuration, as a node needs it"}</h3>
+            if state.custom() {
+                <p class="hint">{"A custom what-if curve has no KubeletConfiguration; this is the configuration the gate and field controls hold."}</p>
+            }
+            <div class="snippet">
+                <pre id="kubelet-config-yaml">{ yaml.clone() }</pre>
+                { copy_button("copy-kubelet-config".into(), yaml) }
+            </div>
+            if let Some(flag) = flag {
+                <div class="snippet">
+                    <pre id="feature-gates-flag">{ flag.clone() }</pre>
+                    { copy_button("copy-feature-gates".into(), flag) }
+                </div>
+                <p class="hint">{"crashLoopBackOff.maxContainerRestartPeriod has no command-line flag; set it in the KubeletConfiguration file."}</p>
+            }
+        </section>
+    }
+}
