@@ -122,6 +122,7 @@ fn main() {
                     label: "worst case",
                     timeline: &e.timeline,
                 }],
+                look: Default::default(),
             };
             draw_restarts(&parts[0], &d).ok();
             draw_delays(&parts[1], &d).ok();

@@ -2,6 +2,8 @@
 //! SVG for export and the native tests. Series differ by colour and by dash
 //! pattern, so they read without colour too.
 
+use plotters::chart::MeshStyle;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -23,7 +25,140 @@ const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// More points than this per series are folded: a chart is a few hundred pixels wide.
 const MAX_POINTS: usize = 1_600;
 
-pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Where a chart's plot sits, so a pointer position maps back to data.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Axes {
+    /// The plot area's left and right edges, in backend pixels.
+    pub left: i32,
+    pub right: i32,
+    /// The x axis runs from 0 to `x_max`, in units of `seconds_per_unit`
+    /// seconds (1 for an x axis that is not time).
+    pub x_max: f64,
+    pub seconds_per_unit: f64,
+}
+
+impl Axes {
+    fn of<DB: DrawingBackend>(chart: &Chart2d<'_, DB>, x_max: f64, seconds_per_unit: f64) -> Axes {
+        let (xs, _) = chart.plotting_area().get_pixel_range();
+        Axes {
+            left: xs.start,
+            right: xs.end,
+            x_max,
+            seconds_per_unit,
+        }
+    }
+
+    /// The x value (in seconds for a time axis) under a backend pixel.
+    pub fn x_at(&self, px: f64) -> Option<f64> {
+        let width = f64::from(self.right - self.left);
+        let f = (px - f64::from(self.left)) / width;
+        (width > 0.0 && (0.0..=1.0).contains(&f)).then_some(f * self.x_max * self.seconds_per_unit)
+    }
+}
+
+/// How a chart is drawn: its pixel scale (the device pixel ratio, so a canvas
+/// is crisp on HiDPI screens) and light or dark colours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    pub scale: f64,
+    pub dark: bool,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Self {
+            scale: 1.0,
+            dark: false,
+        }
+    }
+}
+
+type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl Look {
+    fn px(self, v: f64) -> u32 {
+        (v * self.scale).round().max(1.0) as u32
+    }
+    fn bg(self) -> RGBColor {
+        if self.dark {
+            RGBColor(0x16, 0x1b, 0x22)
+        } else {
+            WHITE
+        }
+    }
+    fn fg(self) -> RGBColor {
+        if self.dark {
+            RGBColor(0xdd, 0xe3, 0xea)
+        } else {
+            BLACK
+        }
+    }
+    fn font(self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", size * self.scale)
+            .into_font()
+            .color(&self.fg())
+    }
+    fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
+        color.stroke_width(self.px(width))
+    }
+    /// A legend's sample of a series' line.
+    fn swatch(self, style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+        let w = self.px(18.0) as i32;
+        move |(x, y)| PathElement::new(vec![(x, y), (x + w, y)], style)
+    }
+    /// A legend's filled box.
+    fn patch(self, color: RGBAColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+        let (w, h) = (self.px(18.0) as i32, self.px(5.0) as i32);
+        move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], color.filled())
+    }
+
+    /// The frame every chart shares: background, caption, margins, label areas.
+    fn frame<'a, DB: DrawingBackend>(
+        self,
+        area: &'a DrawingArea<DB, Shift>,
+        caption: &str,
+        x: std::ops::Range<f64>,
+        y: std::ops::Range<f64>,
+    ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&self.bg())?;
+        ChartBuilder::on(area)
+            .caption(caption, self.font(16.0))
+            .margin(self.px(8.0))
+            .x_label_area_size(self.px(36.0))
+            .y_label_area_size(self.px(56.0))
+            .build_cartesian_2d(x, y)
+    }
+
+    /// Axes and grid in this look's colours.
+    fn mesh<'a, 'b, DB: DrawingBackend>(
+        self,
+        chart: &'b mut Chart2d<'a, DB>,
+    ) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, DB> {
+        let mut mesh = chart.configure_mesh();
+        mesh.axis_style(self.fg())
+            .label_style(self.font(12.0))
+            .axis_desc_style(self.font(13.0))
+            .bold_line_style(self.fg().mix(0.12))
+            .light_line_style(self.bg().mix(0.0));
+        mesh
+    }
+
+    fn legend<'a, DB: DrawingBackend + 'a>(
+        self,
+        chart: &mut Chart2d<'a, DB>,
+        position: SeriesLabelPosition,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        chart
+            .configure_series_labels()
+            .position(position)
+            .label_font(self.font(12.0))
+            .background_style(self.bg().mix(0.85))
+            .border_style(self.fg().mix(0.3))
+            .draw()
+    }
+}
 
 /// A scenario to draw, with its label.
 #[derive(Clone, Copy)]
@@ -37,6 +172,7 @@ pub struct Series<'a> {
 pub struct ChartData<'a> {
     pub reference: &'a Timeline,
     pub series: Vec<Series<'a>>,
+    pub look: Look,
 }
 
 impl ChartData<'_> {
@@ -134,15 +270,11 @@ fn max_of(points: &[(f64, f64)]) -> f64 {
     points.iter().map(|p| p.1).fold(0.0, f64::max)
 }
 
-/// A legend's sample of a series' line.
-fn swatch(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-    move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style)
-}
-
 /// One line of a line chart.
 struct Line {
     label: String,
-    style: ShapeStyle,
+    color: RGBColor,
+    width: f64,
     dash: (u32, u32),
     points: Vec<(f64, f64)>,
 }
@@ -151,7 +283,8 @@ impl Line {
     fn of(label: impl Into<String>, index: usize, points: Vec<(f64, f64)>) -> Self {
         Line {
             label: label.into(),
-            style: PALETTE[index % PALETTE.len()].stroke_width(2),
+            color: PALETTE[index % PALETTE.len()],
+            width: 2.0,
             dash: DASHES[index % DASHES.len()],
             points,
         }
@@ -160,7 +293,8 @@ impl Line {
     fn reference(points: Vec<(f64, f64)>) -> Self {
         Line {
             label: "today's default (10 s / 5 min)".into(),
-            style: REFERENCE.stroke_width(2),
+            color: REFERENCE,
+            width: 2.0,
             dash: (6, 4),
             points,
         }
@@ -184,6 +318,7 @@ struct Extras {
 #[allow(clippy::too_many_arguments)]
 fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
+    look: Look,
     caption: &str,
     x_desc: &str,
     y_desc: &str,
@@ -192,7 +327,6 @@ fn draw_lines<DB: DrawingBackend>(
     lines: Vec<Line>,
     extras: Extras,
 ) -> DrawResult<DB> {
-    area.fill(&WHITE)?;
     let axis = x_is_time.then(|| TimeAxis::for_span(x_max));
     let scale = axis.map_or(1.0, |a| a.seconds_per_unit);
     let x_desc = axis.map_or(x_desc.to_owned(), |a| format!("{x_desc} ({})", a.unit));
@@ -205,19 +339,12 @@ fn draw_lines<DB: DrawingBackend>(
         .fold(0.0, f64::max);
     // Headroom above the data for the legend, so it never hides a series.
     let y_max = (data_max * 1.35).max(1.0);
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..x_max.max(1e-9), 0f64..y_max)?;
-    chart
-        .configure_mesh()
+    let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
+    look.mesh(&mut chart)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&number_label)
         .y_label_formatter(&number_label)
-        .light_line_style(WHITE.mix(0.0))
         .draw()?;
     if let Some((color, band)) = &extras.band {
         let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
@@ -228,9 +355,7 @@ fn draw_lines<DB: DrawingBackend>(
                 color.mix(0.22).filled(),
             )))?
             .label("jitter band (min–max over seeds)")
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.mix(0.22).filled())
-            });
+            .legend(look.patch(color.mix(0.22)));
     }
     for (x0, x1) in &extras.marks {
         let h = y_max * 0.03;
@@ -240,34 +365,34 @@ fn draw_lines<DB: DrawingBackend>(
         )))?;
     }
     if let Some((y, label)) = &extras.limit {
-        let style = LIMIT.stroke_width(1);
+        let style = look.line(LIMIT, 1.0);
         chart
-            .draw_series(DashedLineSeries::new([(0.0, *y), (x_max, *y)], 2, 3, style))?
+            .draw_series(DashedLineSeries::new(
+                [(0.0, *y), (x_max, *y)],
+                look.px(2.0),
+                look.px(3.0),
+                style,
+            ))?
             .label(label.as_str())
-            .legend(swatch(style));
+            .legend(look.swatch(style));
     }
     for line in lines {
+        let style = look.line(line.color, line.width);
         let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
         let drawn = if line.dash.0 == 0 {
-            chart.draw_series(LineSeries::new(pts, line.style))?
+            chart.draw_series(LineSeries::new(pts, style))?
         } else {
-            chart.draw_series(DashedLineSeries::new(
-                pts,
-                line.dash.0,
-                line.dash.1,
-                line.style,
-            ))?
+            let (on, off) = (
+                look.px(f64::from(line.dash.0)),
+                look.px(f64::from(line.dash.1)),
+            );
+            chart.draw_series(DashedLineSeries::new(pts, on, off, style))?
         };
-        drawn.label(line.label).legend(swatch(line.style));
+        drawn.label(line.label).legend(look.swatch(style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     area.present()?;
-    Ok(())
+    Ok(Axes::of(&chart, x_max, scale))
 }
 
 /// Cumulative restarts against elapsed time, with the live scenario's jitter band.
@@ -301,6 +426,7 @@ pub fn draw_restarts<DB: DrawingBackend>(
         });
     draw_lines(
         area,
+        d.look,
         "Restarts over time (one pod)",
         "elapsed time",
         "restarts",
@@ -339,6 +465,7 @@ pub fn draw_delays<DB: DrawingBackend>(
     );
     draw_lines(
         area,
+        d.look,
         "Wait before each restart (seconds)",
         "restart number",
         "wait (s)",
@@ -377,7 +504,8 @@ pub fn draw_load<DB: DrawingBackend>(
         ));
         lines.push(Line {
             label: "admitted by the client rate limiter".into(),
-            style: ADMITTED.stroke_width(1),
+            color: ADMITTED,
+            width: 1.0,
             dash: (0, 0),
             points: window_points(t, &t.api.admitted_per_window),
         });
@@ -403,6 +531,7 @@ pub fn draw_load<DB: DrawingBackend>(
     }
     draw_lines(
         area,
+        d.look,
         "Node /pods status requests per 10 s (red marks: the rate limit binds)",
         "elapsed time",
         "requests / 10 s",
@@ -419,7 +548,7 @@ pub fn draw_windows<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     d: &ChartData,
 ) -> DrawResult<DB> {
-    area.fill(&WHITE)?;
+    let look = d.look;
     let mut groups: Vec<(String, RGBColor, Vec<u64>)> = vec![(
         "today's default".into(),
         REFERENCE,
@@ -441,12 +570,12 @@ pub fn draw_windows<DB: DrawingBackend>(
         + 1.0;
     let n = groups.len() as f64;
     let windows = KEP_WINDOWS_MS.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption("Restarts in the KEP's windows", ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..windows as f64, 0f64..y_max)?;
+    let mut chart = look.frame(
+        area,
+        "Restarts in the KEP's windows",
+        0f64..windows as f64,
+        0f64..y_max,
+    )?;
     let mut prev = 0;
     let names: Vec<String> = KEP_WINDOWS_MS
         .iter()
@@ -464,15 +593,13 @@ pub fn draw_windows<DB: DrawingBackend>(
             String::new()
         }
     };
-    chart
-        .configure_mesh()
+    look.mesh(&mut chart)
         .x_desc("window")
         .y_desc("restarts")
         .x_labels(windows * 2 + 1)
         .x_label_formatter(&label)
         .y_label_formatter(&number_label)
         .disable_x_mesh()
-        .light_line_style(WHITE.mix(0.0))
         .draw()?;
     for (gi, (name, color, counts)) in groups.iter().enumerate() {
         let w = 0.8 / n;
@@ -483,16 +610,11 @@ pub fn draw_windows<DB: DrawingBackend>(
                 Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
             }))?
             .label(name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.filled()));
+            .legend(look.patch(color.to_rgba()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     area.present()?;
-    Ok(())
+    Ok(Axes::of(&chart, windows as f64, 1.0))
 }
 
 /// Colours for a pod's outcome in the Job Gantt chart.
@@ -514,9 +636,9 @@ fn result_color(r: crate::engine::job::PodResult) -> RGBColor {
 pub fn draw_job<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     run: &crate::engine::job::JobRun,
+    look: Look,
 ) -> DrawResult<DB> {
     use crate::engine::job::PodResult::*;
-    area.fill(&WHITE)?;
     let lanes = run.failures_per_index.len().max(1);
     let end_s = run
         .pods
@@ -528,12 +650,7 @@ pub fn draw_job<DB: DrawingBackend>(
         / 1000.0;
     let axis = TimeAxis::for_span(end_s.max(1.0));
     let x_max = (end_s / axis.seconds_per_unit) * 1.05 + 1e-9;
-    let mut chart = ChartBuilder::on(area)
-        .caption("Pods by index", ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..x_max, 0f64..lanes as f64 + 1.2)?;
+    let mut chart = look.frame(area, "Pods by index", 0f64..x_max, 0f64..lanes as f64 + 1.2)?;
     let lane_label = move |y: &f64| {
         let i = y.floor();
         if (y - i - 0.5).abs() < 1e-6 && (i as usize) < lanes {
@@ -542,14 +659,12 @@ pub fn draw_job<DB: DrawingBackend>(
             String::new()
         }
     };
-    chart
-        .configure_mesh()
+    look.mesh(&mut chart)
         .x_desc(format!("time ({})", axis.unit))
         .x_label_formatter(&number_label)
         .y_labels(lanes * 2 + 3)
         .y_label_formatter(&lane_label)
         .disable_y_mesh()
-        .light_line_style(WHITE.mix(0.0))
         .draw()?;
     let bars = run.pods.iter().map(|p| {
         let (x0, x1) = (
@@ -566,7 +681,7 @@ pub fn draw_job<DB: DrawingBackend>(
     let end_x = run.condition.at_ms as f64 / 1000.0 / axis.seconds_per_unit;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(end_x, 0.0), (end_x, lanes as f64)],
-        BLACK.stroke_width(2),
+        look.line(look.fg(), 2.0),
     )))?;
     for (label, result) in [
         ("succeeded", Succeeded),
@@ -578,21 +693,15 @@ pub fn draw_job<DB: DrawingBackend>(
         ("running / terminated", Terminated),
     ] {
         if run.pods.iter().any(|p| p.result == result) {
-            let c = result_color(result);
             chart
                 .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
                 .label(label)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], c.filled()));
+                .legend(look.patch(result_color(result).to_rgba()));
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     area.present()?;
-    Ok(())
+    Ok(Axes::of(&chart, x_max, axis.seconds_per_unit))
 }
 
 #[cfg(test)]

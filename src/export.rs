@@ -84,7 +84,7 @@ pub fn svg(chart: ChartName, data: &ChartData) -> String {
             ChartName::Load => draw_load(&area, data),
             ChartName::Windows => draw_windows(&area, data),
         };
-        if let Err(e) = drawn {
+        if let Err(e) = drawn.map(|_| ()) {
             return format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>",
                 escape(&e.to_string())

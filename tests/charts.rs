@@ -9,11 +9,11 @@ use plotters::prelude::*;
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-fn svg(draw: impl Fn(&Area)) -> String {
+fn svg<T>(draw: impl Fn(&Area) -> T) -> String {
     let mut out = String::new();
     {
         let area = SVGBackend::with_string(&mut out, (720, 300)).into_drawing_area();
-        draw(&area);
+        let _ = draw(&area);
     }
     out
 }
@@ -29,6 +29,7 @@ fn data(e: &Exploration) -> ChartData<'_> {
             label: "this configuration",
             timeline: &e.timeline,
         }],
+        look: Default::default(),
     }
 }
 

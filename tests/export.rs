@@ -52,6 +52,7 @@ fn svg_is_the_same_drawing() {
             label: "this configuration",
             timeline: &e.timeline,
         }],
+        look: Default::default(),
     };
     for c in ChartName::ALL {
         let doc = svg(c, &data);

@@ -1,12 +1,25 @@
-//! The charts on `<canvas>`, drawn by the shared plotters code after each render.
+//! The charts on `<canvas>`, drawn by the shared plotters code after each
+//! render: sized to their container, crisp on HiDPI screens, with a pointer
+//! readout and the data as a table.
+
+use std::rc::Rc;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
+use yew::TargetCast;
 
 use super::state::State;
-use crate::chart::{self, ChartData, Series};
+use crate::chart::{self, Axes, ChartData, Look, Series};
+use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
+use crate::engine::duration::format_human_ms;
+use crate::engine::Timeline;
+
+/// Rows a "show data" table lists before it stops.
+const TABLE_ROWS: usize = 200;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum ChartKind {
@@ -16,58 +29,221 @@ pub enum ChartKind {
     Windows,
 }
 
+/// A canvas's CSS size (from its container, following window resizes) and
+/// the device pixel ratio its backing store is multiplied by.
+#[hook]
+pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
+    let size = use_state_eq(|| (720u32, height, 1.0f64));
+    {
+        let size = size.clone();
+        use_effect_with((), move |_| {
+            let measure = move || {
+                let window = web_sys::window();
+                let dpr = window
+                    .as_ref()
+                    .map_or(1.0, |w| w.device_pixel_ratio())
+                    .clamp(1.0, 4.0);
+                // Less the canvas's 1 px border on each side.
+                let width = container
+                    .cast::<Element>()
+                    .map_or(722, |e| e.client_width() - 2)
+                    .clamp(240, 1400) as u32;
+                let h = if width < 520 { height * 4 / 5 } else { height };
+                size.set((width, h, dpr));
+            };
+            measure();
+            let listener = Closure::<dyn Fn()>::new(measure);
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ =
+                    w.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
+    *size
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
     pub id: AttrValue,
     pub kind: ChartKind,
     pub state: UseReducerHandle<State>,
     pub alt: AttrValue,
+    #[prop_or_default]
+    pub dark: bool,
 }
 
 /// What a chart depends on, compared by pointer.
 #[derive(PartialEq)]
-struct Inputs(ChartKind, usize, Vec<usize>);
+struct Inputs(ChartKind, usize, Vec<usize>, (u32, u32, u64), bool);
+
+fn series_of(state: &State) -> Vec<Series<'_>> {
+    let e = &state.shown.0;
+    let mut series = vec![Series {
+        label: "this configuration",
+        timeline: &e.timeline,
+    }];
+    series.extend(state.compared_results.iter().filter_map(|c| {
+        c.result.as_ref().ok().map(|t| Series {
+            label: c.label.as_str(),
+            timeline: t,
+        })
+    }));
+    series
+}
+
+/// What the pointer is over, in words.
+fn readout(kind: ChartKind, state: &State, x: f64) -> String {
+    let (t, r) = (&state.shown.0.timeline, &state.shown.0.reference);
+    match kind {
+        ChartKind::Restarts => {
+            let at = (x * 1000.0) as u64;
+            format!(
+                "at {}: {} restarts (today's default: {})",
+                format_human_ms(at),
+                t.restarts_by(at),
+                r.restarts_by(at)
+            )
+        }
+        ChartKind::Delays => {
+            let n = x.round().max(1.0) as usize;
+            let wait = |tl: &Timeline| {
+                tl.delays_ms
+                    .get(n - 1)
+                    .map_or_else(|| "—".to_owned(), |&d| format_human_ms(d))
+            };
+            format!(
+                "restart {n}: waited {} (today's default: {})",
+                wait(t),
+                wait(r)
+            )
+        }
+        ChartKind::Load => {
+            let i = ((x * 1000.0) as u64 / t.window_ms) as usize;
+            let get = |v: &[u64]| v.get(i).copied().unwrap_or(0);
+            format!(
+                "{} to {}: {} requests offered, {} admitted, longest wait {} (today's default: {} offered)",
+                format_human_ms(i as u64 * t.window_ms),
+                format_human_ms((i as u64 + 1) * t.window_ms),
+                get(&t.node_requests_per_window),
+                get(&t.api.admitted_per_window),
+                format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)),
+                get(&r.node_requests_per_window)
+            )
+        }
+        ChartKind::Windows => {
+            let i = (x.floor() as usize).min(KEP_WINDOWS_MS.len() - 1);
+            let from = if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] };
+            let counts = series_of(state)
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        s.label,
+                        kep_window_counts(&s.timeline.restarts_at_ms)[i]
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "{}–{} s: today's default {}, {counts}",
+                from / 1000,
+                KEP_WINDOWS_MS[i] / 1000,
+                kep_window_counts(&r.restarts_at_ms)[i]
+            )
+        }
+    }
+}
+
+/// The chart's data as a table, for screen readers and for reading numbers off.
+fn table(kind: ChartKind, state: &State) -> Html {
+    let t = &state.shown.0.timeline;
+    let more = |n: usize| {
+        (n > TABLE_ROWS).then(|| html! { <p class="hint">{ format!("(first {TABLE_ROWS} of {n} rows; the CSV export has them all)") }</p> })
+    };
+    match kind {
+        ChartKind::Restarts | ChartKind::Delays => html! {
+            <>
+                <table class="data">
+                    <thead><tr><th>{"restart"}</th><th>{"at"}</th><th>{"after a wait of"}</th></tr></thead>
+                    <tbody>{ for t.restarts_at_ms.iter().zip(&t.delays_ms).take(TABLE_ROWS).enumerate().map(|(i, (at, d))| html! {
+                        <tr><td>{ i + 1 }</td><td>{ format_human_ms(*at) }</td><td>{ format_human_ms(*d) }</td></tr>
+                    }) }</tbody>
+                </table>
+                { for more(t.restarts_at_ms.len()) }
+            </>
+        },
+        ChartKind::Load => html! {
+            <>
+                <table class="data">
+                    <thead><tr><th>{"10 s window from"}</th><th>{"offered"}</th><th>{"admitted"}</th><th>{"longest wait"}</th></tr></thead>
+                    <tbody>{ for (0..t.node_requests_per_window.len()).take(TABLE_ROWS).map(|i| html! {
+                        <tr><td>{ format_human_ms(i as u64 * t.window_ms) }</td><td>{ t.node_requests_per_window[i] }</td>
+                            <td>{ t.api.admitted_per_window.get(i).copied().unwrap_or(0) }</td>
+                            <td>{ format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)) }</td></tr>
+                    }) }</tbody>
+                </table>
+                { for more(t.node_requests_per_window.len()) }
+            </>
+        },
+        ChartKind::Windows => {
+            let series = series_of(state);
+            let reference = kep_window_counts(&state.shown.0.reference.restarts_at_ms);
+            html! {
+                <table class="data">
+                    <thead><tr><th>{"window"}</th><th>{"today's default"}</th>{ for series.iter().map(|s| html! { <th>{ s.label }</th> }) }</tr></thead>
+                    <tbody>{ for (0..KEP_WINDOWS_MS.len()).map(|i| html! {
+                        <tr><td>{ format!("{}–{} s", if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] / 1000 }, KEP_WINDOWS_MS[i] / 1000) }</td>
+                            <td>{ reference[i] }</td>
+                            { for series.iter().map(|s| html! { <td>{ kep_window_counts(&s.timeline.restarts_at_ms)[i] }</td> }) }</tr>
+                    }) }</tbody>
+                </table>
+            }
+        }
+    }
+}
 
 #[function_component]
 pub fn Chart(p: &ChartProps) -> Html {
+    let figure = use_node_ref();
     let canvas = use_node_ref();
+    let (width, height, dpr) = use_canvas_size(figure.clone(), 300);
+    let axes = use_mut_ref(Axes::default);
+    let hover = use_state_eq(String::new);
+    let open = use_state_eq(|| false);
     let state = p.state.clone();
     let inputs = Inputs(
         p.kind,
-        std::rc::Rc::as_ptr(&state.shown.0) as usize,
+        Rc::as_ptr(&state.shown.0) as usize,
         state
             .compared_results
             .iter()
-            .map(|c| {
-                c.result
-                    .as_ref()
-                    .map_or(0, |t| std::rc::Rc::as_ptr(t) as usize)
-            })
+            .map(|c| c.result.as_ref().map_or(0, |t| Rc::as_ptr(t) as usize))
             .collect(),
+        (width, height, (dpr * 100.0) as u64),
+        p.dark,
     );
     {
-        let canvas = canvas.clone();
-        let kind = p.kind;
+        let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
+        let state = state.clone();
         use_effect_with(inputs, move |_| {
             let backend = canvas
                 .cast::<HtmlCanvasElement>()
                 .and_then(CanvasBackend::with_canvas_object);
             if let Some(backend) = backend {
                 let area = backend.into_drawing_area();
-                let e = &state.shown.0;
-                let mut series = vec![Series {
-                    label: "this configuration",
-                    timeline: &e.timeline,
-                }];
-                series.extend(state.compared_results.iter().filter_map(|c| {
-                    c.result.as_ref().ok().map(|t| Series {
-                        label: c.label.as_str(),
-                        timeline: t,
-                    })
-                }));
                 let data = ChartData {
-                    reference: &e.reference,
-                    series,
+                    reference: &state.shown.0.reference,
+                    series: series_of(&state),
+                    look: Look { scale: dpr, dark },
                 };
                 let drawn = match kind {
                     ChartKind::Restarts => chart::draw_restarts(&area, &data),
@@ -75,16 +251,45 @@ pub fn Chart(p: &ChartProps) -> Html {
                     ChartKind::Load => chart::draw_load(&area, &data),
                     ChartKind::Windows => chart::draw_windows(&area, &data),
                 };
-                if let Err(e) = drawn {
-                    web_sys::console::error_1(&format!("drawing a chart: {e}").into());
+                match drawn {
+                    Ok(a) => *axes.borrow_mut() = a,
+                    Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
                 }
             }
         });
     }
+    let onpointermove = {
+        let (hover, kind, state, axes) = (hover.clone(), p.kind, state.clone(), axes.clone());
+        Callback::from(move |e: PointerEvent| {
+            let x = axes.borrow().x_at(f64::from(e.offset_x()) * dpr);
+            let text = x.map(|x| readout(kind, &state, x));
+            hover.set(text.unwrap_or_default());
+        })
+    };
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                open.set(d.open());
+            }
+        })
+    };
+    let onpointerleave = {
+        let hover = hover.clone();
+        Callback::from(move |_: PointerEvent| hover.set(String::new()))
+    };
     html! {
-        <figure class="chart">
-            <canvas id={p.id.clone()} ref={canvas} width="720" height="300" role="img"
-                aria-label={p.alt.clone()}></canvas>
+        <figure class="chart" ref={figure}>
+            <canvas id={p.id.clone()} ref={canvas}
+                width={((f64::from(width) * dpr).round() as u32).to_string()}
+                height={((f64::from(height) * dpr).round() as u32).to_string()}
+                style={format!("width: {width}px; height: {height}px")}
+                role="img" aria-label={p.alt.clone()} {onpointermove} {onpointerleave}></canvas>
+            <figcaption class="readout" id={format!("{}-readout", p.id)}>{ (*hover).clone() }</figcaption>
+            <details class="show-data" ontoggle={ontoggle}>
+                <summary>{"Show data"}</summary>
+                if *open { { table(p.kind, &state) } }
+            </details>
         </figure>
     }
 }

@@ -1,9 +1,9 @@
 //! Downloads (CSV, PNG, SVG) and the configuration to deploy, with copy buttons.
 
 use wasm_bindgen::JsCast;
-use yew::TargetCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use yew::prelude::*;
+use yew::TargetCast;
 
 use super::state::State;
 use crate::chart::{ChartData, Series};
@@ -62,7 +62,8 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                         timeline: t,
                     })
                 }));
-                data_url("image/svg+xml", &svg(c, &ChartData { reference: &e.reference, series }))
+                let look = crate::chart::Look::default();
+                data_url("image/svg+xml", &svg(c, &ChartData { reference: &e.reference, series, look }))
             })
         };
         let canvas_id = match c {

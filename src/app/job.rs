@@ -505,27 +505,40 @@ fn RuleEditor(p: &RuleProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct GanttProps {
     run: Rc<JobRun>,
+    dark: bool,
 }
 
 #[function_component]
 fn Gantt(p: &GanttProps) -> Html {
+    let figure = use_node_ref();
     let canvas = use_node_ref();
+    let (width, height, dpr) = super::charts::use_canvas_size(figure.clone(), 260);
     {
         let canvas = canvas.clone();
-        use_effect_with(p.run.clone(), move |run| {
-            if let Some(backend) = canvas
-                .cast::<HtmlCanvasElement>()
-                .and_then(CanvasBackend::with_canvas_object)
-            {
-                if let Err(e) = draw_job(&backend.into_drawing_area(), run) {
-                    web_sys::console::error_1(&format!("drawing the Job chart: {e}").into());
+        let look = crate::chart::Look {
+            scale: dpr,
+            dark: p.dark,
+        };
+        use_effect_with(
+            (p.run.clone(), width, height, (dpr * 100.0) as u64, p.dark),
+            move |(run, ..)| {
+                if let Some(backend) = canvas
+                    .cast::<HtmlCanvasElement>()
+                    .and_then(CanvasBackend::with_canvas_object)
+                {
+                    if let Err(e) = draw_job(&backend.into_drawing_area(), run, look) {
+                        web_sys::console::error_1(&format!("drawing the Job chart: {e}").into());
+                    }
                 }
-            }
-        });
+            },
+        );
     }
     html! {
-        <figure class="chart">
-            <canvas id="chart-job" ref={canvas} width="720" height="260" role="img"
+        <figure class="chart" ref={figure}>
+            <canvas id="chart-job" ref={canvas}
+                width={((f64::from(width) * dpr).round() as u32).to_string()}
+                height={((f64::from(height) * dpr).round() as u32).to_string()}
+                style={format!("width: {width}px; height: {height}px")} role="img"
                 aria-label="The Job's pods by index over time, coloured by how each ended"></canvas>
         </figure>
     }
@@ -546,6 +559,8 @@ fn result_word(r: PodResult) -> &'static str {
 #[derive(Properties, PartialEq)]
 pub struct JobViewProps {
     pub state: Handle,
+    #[prop_or_default]
+    pub dark: bool,
 }
 
 #[function_component]
@@ -596,7 +611,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                             else { run.replacement_delays_ms.iter().map(|&d| format_human_ms(d)).collect::<Vec<_>>().join(", ") }
                         }</dd>
                     </dl>
-                    <Gantt run={run.clone()} />
+                    <Gantt run={run.clone()} dark={p.dark} />
                     <div class="table-scroll">
                         <table class="pods" id="job-pods">
                             <thead><tr><th>{"pod"}</th><th>{"index"}</th><th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>

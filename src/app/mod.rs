@@ -115,6 +115,33 @@ fn link_to(query: &str) -> String {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Theme {
+    /// As the system prefers (`prefers-color-scheme`).
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    fn next(self) -> Theme {
+        match self {
+            Theme::Auto => Theme::Dark,
+            Theme::Dark => Theme::Light,
+            Theme::Light => Theme::Auto,
+        }
+    }
+    fn dark(self) -> bool {
+        match self {
+            Theme::Dark => true,
+            Theme::Light => false,
+            Theme::Auto => web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+                .is_some_and(|m| m.matches()),
+        }
+    }
+}
+
 /// Tells the parent page how tall the embed is, whenever that changes.
 fn post_height() {
     let Some(w) = web_sys::window() else { return };
@@ -175,6 +202,29 @@ pub fn App(props: &AppProps) -> Html {
         use_state(move || n)
     };
     let copied = use_state(String::new);
+    let theme = use_state_eq(|| Theme::Auto);
+    let dark = theme.dark();
+    use_effect_with(*theme, |&theme| {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element());
+        if let Some(root) = root {
+            let _ = match theme {
+                Theme::Auto => root.remove_attribute("data-theme"),
+                Theme::Light => root.set_attribute("data-theme", "light"),
+                Theme::Dark => root.set_attribute("data-theme", "dark"),
+            };
+        }
+    });
+    let toggle_theme = {
+        let theme = theme.clone();
+        Callback::from(move |_: MouseEvent| theme.set(theme.next()))
+    };
+    let theme_label = match *theme {
+        Theme::Auto => "Theme: system",
+        Theme::Light => "Theme: light",
+        Theme::Dark => "Theme: dark",
+    };
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
     let query = share::encode(&Shared {
         view: *view,
@@ -298,9 +348,9 @@ pub fn App(props: &AppProps) -> Html {
                         <ApiPanel state={state.clone()} />
                     </div>
                     <section class="results" aria-label="Results">
-                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()}
+                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
                             alt="Cumulative restarts of one pod over time, against today's default" />
-                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()}
+                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()} dark={dark}
                             alt="Node /pods status requests per 10-second window" />
                         <SummaryTable state={state.clone()} />
                         <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
@@ -327,14 +377,14 @@ pub fn App(props: &AppProps) -> Html {
                     </div>
                     <section class="results" aria-label="Results">
                         <ComparePanel state={state.clone()} />
-                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()}
+                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
                             alt="Cumulative restarts of one pod over time, against today's default" />
                         <LifecyclePanel state={state.clone()} />
-                        <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()}
+                        <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()} dark={dark}
                             alt="Wait before each restart by restart number" />
-                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()}
+                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()} dark={dark}
                             alt="Node /pods status requests per 10-second window, offered and admitted by the rate limiter" />
-                        <Chart id="chart-windows" kind={ChartKind::Windows} state={state.clone()}
+                        <Chart id="chart-windows" kind={ChartKind::Windows} state={state.clone()} dark={dark}
                             alt="Restarts in the KEP's time windows, per scenario" />
                         <SummaryTable state={state.clone()} />
                         <CompareTable state={state.clone()} />
@@ -346,7 +396,7 @@ pub fn App(props: &AppProps) -> Html {
                 <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
             </>
         },
-        View::Job => html! { <JobView state={job.clone()} /> },
+        View::Job => html! { <JobView state={job.clone()} dark={dark} /> },
     };
     html! {
         <main class="app">
@@ -358,6 +408,7 @@ pub fn App(props: &AppProps) -> Html {
                     <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
                     <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
                     <span class="spacer"></span>
+                    <button type="button" id="theme" onclick={toggle_theme} aria-label={format!("{theme_label} (change)")}>{ theme_label }</button>
                     <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
                     <span id="copy-status" class="hint" role="status">{ (*copied).clone() }</span>
                 </nav>
