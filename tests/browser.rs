@@ -169,9 +169,17 @@ fn fire(target: &Element, kind: &str) {
     target.dispatch_event(&event).expect("dispatch");
 }
 
-/// Lets Yew render and the chart effects draw.
+/// Lets Yew render, the charts measure their containers (a ResizeObserver,
+/// which reports before the next frame) and draw.
 async fn settle() {
     yew::platform::time::sleep(Duration::from_millis(60)).await;
+    for _ in 0..2 {
+        let frame = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window().unwrap().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    }
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
 }
 
 #[wasm_bindgen_test]
@@ -489,10 +497,21 @@ async fn the_url_reopens_the_same_state() {
     };
     let before = figures(&page);
     let charts = page.charts();
+    let sizes = |p: &Page| {
+        ["chart-restarts", "chart-delays", "chart-load"].map(|id| {
+            let c: HtmlCanvasElement = p.get(id).dyn_into().unwrap();
+            (c.width(), c.height())
+        })
+    };
+    let before_sizes = sizes(&page);
     drop(page);
     let fresh = Page::mount_link(&search).await;
     assert_eq!(figures(&fresh), before);
-    assert_eq!(fresh.charts(), charts);
+    assert_eq!(sizes(&fresh), before_sizes);
+    let after = fresh.charts();
+    for (i, (a, b)) in after.iter().zip(charts.iter()).enumerate() {
+        assert_eq!(a, b, "chart {i} differs");
+    }
     assert!(fresh
         .root
         .query_selector("#link-notices")

@@ -29,42 +29,47 @@ pub enum ChartKind {
     Windows,
 }
 
-/// A canvas's CSS size (from its container, following window resizes) and
-/// the device pixel ratio its backing store is multiplied by.
+/// Sets a canvas's CSS size through the CSSOM (the CSP allows no inline styles).
+pub fn size_canvas(canvas: &HtmlCanvasElement, width: u32, height: u32) {
+    let style = canvas.style();
+    let _ = style.set_property("width", &format!("{width}px"));
+    let _ = style.set_property("height", &format!("{height}px"));
+}
+
+/// A canvas's CSS size (its container's width, observed after every layout
+/// change) and the device pixel ratio its backing store is multiplied by.
 #[hook]
 pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
     let size = use_state_eq(|| (720u32, height, 1.0f64));
     {
         let size = size.clone();
         use_effect_with((), move |_| {
-            let measure = move || {
-                let window = web_sys::window();
-                let dpr = window
-                    .as_ref()
-                    .map_or(1.0, |w| w.device_pixel_ratio())
-                    .clamp(1.0, 4.0);
-                // Less the canvas's 1 px border on each side.
-                let width = container
-                    .cast::<Element>()
-                    .map_or(722, |e| e.client_width() - 2)
-                    .clamp(240, 1400) as u32;
-                let h = if width < 520 { height * 4 / 5 } else { height };
-                size.set((width, h, dpr));
+            let element = container.cast::<Element>();
+            let measure = {
+                let element = element.clone();
+                move || {
+                    let dpr = web_sys::window()
+                        .map_or(1.0, |w| w.device_pixel_ratio())
+                        .clamp(1.0, 4.0);
+                    // Less the canvas's 1 px border on each side.
+                    let width = element
+                        .as_ref()
+                        .map_or(722, |e| e.client_width() - 2)
+                        .clamp(240, 1400) as u32;
+                    let h = if width < 520 { height * 4 / 5 } else { height };
+                    size.set((width, h, dpr));
+                }
             };
-            measure();
-            let listener = Closure::<dyn Fn()>::new(measure);
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            let observed = Closure::<dyn FnMut()>::new(measure);
+            let observer = web_sys::ResizeObserver::new(observed.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(e)) = (&observer, &element) {
+                o.observe(e);
             }
             move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        listener.as_ref().unchecked_ref(),
-                    );
+                if let Some(o) = observer {
+                    o.disconnect();
                 }
+                drop(observed);
             }
         });
     }
@@ -235,6 +240,9 @@ pub fn Chart(p: &ChartProps) -> Html {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
         let state = state.clone();
         use_effect_with(inputs, move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                size_canvas(&c, width, height);
+            }
             let backend = canvas
                 .cast::<HtmlCanvasElement>()
                 .and_then(CanvasBackend::with_canvas_object);
@@ -283,7 +291,6 @@ pub fn Chart(p: &ChartProps) -> Html {
             <canvas id={p.id.clone()} ref={canvas}
                 width={((f64::from(width) * dpr).round() as u32).to_string()}
                 height={((f64::from(height) * dpr).round() as u32).to_string()}
-                style={format!("width: {width}px; height: {height}px")}
                 role="img" aria-label={p.alt.clone()} {onpointermove} {onpointerleave}></canvas>
             <figcaption class="readout" id={format!("{}-readout", p.id)}>{ (*hover).clone() }</figcaption>
             <details class="show-data" ontoggle={ontoggle}>

@@ -521,7 +521,10 @@ fn Gantt(p: &GanttProps) -> Html {
         };
         use_effect_with(
             (p.run.clone(), width, height, (dpr * 100.0) as u64, p.dark),
-            move |(run, ..)| {
+            move |(run, width, height, ..)| {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    super::charts::size_canvas(&c, *width, *height);
+                }
                 if let Some(backend) = canvas
                     .cast::<HtmlCanvasElement>()
                     .and_then(CanvasBackend::with_canvas_object)
@@ -538,7 +541,7 @@ fn Gantt(p: &GanttProps) -> Html {
             <canvas id="chart-job" ref={canvas}
                 width={((f64::from(width) * dpr).round() as u32).to_string()}
                 height={((f64::from(height) * dpr).round() as u32).to_string()}
-                style={format!("width: {width}px; height: {height}px")} role="img"
+                role="img"
                 aria-label="The Job's pods by index over time, coloured by how each ended"></canvas>
         </figure>
     }

@@ -161,23 +161,41 @@ fn post_height() {
     }
 }
 
-/// CSS that shows only the named controls (ids are checked, not trusted).
-fn embed_css(controls: &[String]) -> String {
-    let ids: Vec<&String> = controls
-        .iter()
-        .filter(|c| {
-            !c.is_empty()
-                && c.chars()
-                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
-        })
-        .collect();
-    let mut css = String::from(".embed .controls .control, .embed .controls h2, .embed .controls .hint, .embed .controls .effective, .embed .controls fieldset > legend, .embed .controls button { display: none; }\n");
-    for id in ids {
-        css.push_str(&format!(
-            ".embed .controls .control:has(#{id}) {{ display: grid; }}\n"
-        ));
+/// Hides every control but the named ones (by the id of their input), through
+/// the CSSOM: the CSP allows no inline styles, and names are matched, not trusted.
+fn show_only(controls: &[String]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = ".embed .controls .control, .embed .controls h2, .embed .controls .hint, \
+        .embed .controls .effective, .embed .controls fieldset > legend, .embed .controls button";
+    let Ok(all) = document.query_selector_all(selector) else {
+        return;
+    };
+    for i in 0..all.length() {
+        let Some(el) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            continue;
+        };
+        let named = |id: &String| {
+            let id: String = id
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            !id.is_empty()
+                && el
+                    .query_selector(&format!("#{id}"))
+                    .ok()
+                    .flatten()
+                    .is_some()
+        };
+        let keep = el.class_list().contains("control") && controls.iter().any(named);
+        let _ = el
+            .style()
+            .set_property("display", if keep { "" } else { "none" });
     }
-    css
 }
 
 #[function_component]
@@ -257,6 +275,14 @@ pub fn App(props: &AppProps) -> Html {
             }
         }
     });
+    {
+        let controls = controls.clone();
+        use_effect(move || {
+            if embed {
+                show_only(&controls);
+            }
+        });
+    }
     use_effect_with(embed, |&embed| {
         let observer = embed.then(|| {
             let cb = Closure::<dyn FnMut()>::new(post_height);
@@ -338,7 +364,6 @@ pub fn App(props: &AppProps) -> Html {
         }));
         return html! {
             <main class="app embed">
-                <style>{ embed_css(&controls) }</style>
                 { for banner }
                 <div class="layout">
                     <div class="controls">

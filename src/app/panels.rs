@@ -9,7 +9,6 @@ use super::state::{
     INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS,
     RUN_STOPS_MS, SPREAD_STOPS_MS,
 };
-use crate::chart::PALETTE;
 use crate::engine::audit::{audit, Verdict};
 use crate::engine::duration::{format_go_duration_ms, format_human_ms};
 use crate::engine::presets::presets;
@@ -43,11 +42,6 @@ fn send_stop(
             state.dispatch(f(v));
         }
     })
-}
-
-fn css_color(i: usize) -> String {
-    let c = PALETTE[i % PALETTE.len()];
-    format!("rgb({}, {}, {})", c.0, c.1, c.2)
 }
 
 #[function_component]
@@ -376,10 +370,10 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
         <section class="panel" aria-labelledby="h-compare">
             <h2 id="h-compare">{"Compare"}</h2>
             <ul class="legend" id="compare-legend">
-                <li><span class="swatch" style={format!("background:{}", css_color(0))}></span>{ live_label }{" (solid)"}</li>
+                <li><span class="swatch swatch-0"></span>{ live_label }{" (solid)"}</li>
                 { for state.compared_results.iter().enumerate().map(|(i, c)| html! {
                     <li>
-                        <span class="swatch" style={format!("background:{}", css_color(i + 1))}></span>
+                        <span class={format!("swatch swatch-{}", (i + 1) % 4)}></span>
                         { c.label.clone() }
                         if let Err(e) = &c.result { <span class="error">{ format!(" ({e})") }</span> }
                         <button type="button" class="remove" aria-label={format!("Stop comparing {}", c.label)}
@@ -551,7 +545,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
             <tbody>
                 { for rows.enumerate().map(|(i, (label, t))| match t {
                     Some(t) => html! { <tr>
-                        <th scope="row"><span class="swatch" style={format!("background:{}", css_color(i))}></span>{ label }</th>
+                        <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
                         <td>{ t.restarts_by(300_000) }</td>
                         <td>{ t.restarts_at_ms.len() }</td>
                         <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
