@@ -7,14 +7,20 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::{self, KubeletConfig, Scenario};
 
+// Through JSON text, so the API reuses serde_json's code instead of a second
+// (de)serializer for every type: the app's download stays small.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot make a JS object"))
 }
 
 fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+    // JSON.stringify(undefined) is undefined, not a string.
+    let text = js_sys::JSON::stringify(&value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| JsError::new(&format!("invalid {what}: give an object")))?;
+    serde_json::from_str(&text).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
 }
 
 /// `resolve({featureGates, crashLoopBackOff, semantics, kubeletVersion})` →

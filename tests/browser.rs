@@ -582,6 +582,10 @@ fn the_js_api_returns_the_documented_shapes() {
     )))
     .contains("(got: 301 seconds) must be set between 1s and 300s"));
     assert!(message(api::simulate(parse("42"))).starts_with("invalid scenario"));
+    assert_eq!(
+        message(api::simulate(wasm_bindgen::JsValue::UNDEFINED)),
+        "invalid scenario: give an object"
+    );
     assert!(js_sys::Array::is_array(
         &api::audit().unwrap_or_else(|_| panic!("audit"))
     ));

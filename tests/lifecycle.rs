@@ -27,6 +27,14 @@ fn scenario(run_ms: u64, exit: ExitKind, restart_policy: RestartPolicy) -> Scena
     .unwrap()
 }
 
+fn life(s: &Scenario, spec: &LifecycleSpec) -> crashloop_explorer::engine::lifecycle::Lifecycle {
+    lifecycle(
+        s,
+        spec,
+        &crashloop_explorer::engine::pod_runs(s).groups[0].0,
+    )
+}
+
 fn rows(l: &crashloop_explorer::engine::lifecycle::Lifecycle, n: usize) -> Vec<String> {
     l.lines
         .iter()
@@ -58,7 +66,7 @@ fn kubectl_ages() {
 // restart, then CrashLoopBackOff before each later one.
 #[test]
 fn a_crash_looping_pod_as_kubectl_prints_it() {
-    let l = lifecycle(
+    let l = life(
         &scenario(6_000, ExitKind::Succeeded, RestartPolicy::Always),
         &LifecycleSpec::default(),
     );
@@ -88,7 +96,7 @@ fn a_crash_looping_pod_as_kubectl_prints_it() {
 
 #[test]
 fn a_pod_that_ends_then_terminates_after_cleanup() {
-    let l = lifecycle(
+    let l = life(
         &scenario(30_000, ExitKind::Failed, RestartPolicy::Never),
         &LifecycleSpec::default(),
     );
@@ -109,7 +117,7 @@ fn a_pod_that_ends_then_terminates_after_cleanup() {
         },
         ..LifecycleSpec::default()
     };
-    let l = lifecycle(
+    let l = life(
         &scenario(30_000, ExitKind::Succeeded, RestartPolicy::OnFailure),
         &slow_unmount,
     );
@@ -126,7 +134,7 @@ fn deletion_and_sidecars() {
         delete_at_ms: Some(100_000),
         ..LifecycleSpec::default()
     };
-    let l = lifecycle(
+    let l = life(
         &scenario(600_000 - 1, ExitKind::Failed, RestartPolicy::Always),
         &spec,
     );
@@ -148,7 +156,7 @@ fn deletion_and_sidecars() {
 
 #[test]
 fn instant_crashes_read_in_order() {
-    let l = lifecycle(
+    let l = life(
         &scenario(0, ExitKind::Failed, RestartPolicy::Always),
         &LifecycleSpec::default(),
     );

@@ -151,7 +151,9 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
     let mut restarts = 0;
     for (gi, g) in s.groups().iter().enumerate() {
         for i in 0..u64::from(g.pods) {
-            let offset = i * g.spread_ms / u64::from(g.pods);
+            // Pod i starts floor(i × k / pods) whole 10 s windows late.
+            let k = g.spread_ms / LOAD_WINDOW_MS;
+            let offset = i * k / u64::from(g.pods) * LOAD_WINDOW_MS;
             let (at, _) = pod_restarts(&PodRun {
                 backoff: s.backoff(),
                 run_ms: g.run_ms,
@@ -215,20 +217,26 @@ fn spread_offsets_count_pods_in_closed_form() {
         spread_ms: 300_000,
     };
     let brute = |lo: i64, hi: i64| {
-        (0..110i64)
-            .filter(|i| (lo..hi).contains(&(i * 300_000 / 110)))
+        (0..110)
+            .filter(|&i| (lo..hi).contains(&(o.offset(i) as i64)))
             .count() as u64
     };
     for (lo, hi) in [
         (0, 1),
         (0, 10_000),
-        (2_727, 5_455),
+        (2_727, 25_455),
         (290_000, 300_000),
         (-5, 3),
         (299_999, 400_000),
     ] {
-        assert_eq!(o.in_range(lo, hi), brute(lo, hi), "[{lo}, {hi})");
+        assert_eq!(
+            o.started_by(hi - 1) - o.started_by(lo - 1),
+            brute(lo, hi),
+            "[{lo}, {hi})"
+        );
     }
+    // 30 windows: 110 pods in 30 offsets, 3 or 4 each.
+    assert_eq!(o.offset(109), 290_000);
 }
 
 #[test]

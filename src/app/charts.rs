@@ -88,7 +88,7 @@ pub struct ChartProps {
 
 /// What a chart depends on, compared by pointer.
 #[derive(PartialEq)]
-struct Inputs(ChartKind, usize, Vec<usize>, (u32, u32, u64), bool);
+struct Inputs(ChartKind, Vec<usize>, (u32, u32, u64), bool);
 
 fn series_of(state: &State) -> Vec<Series<'_>> {
     let e = &state.shown.0;
@@ -225,17 +225,13 @@ pub fn Chart(p: &ChartProps) -> Html {
     let hover = use_state_eq(String::new);
     let open = use_state_eq(|| false);
     let state = p.state.clone();
-    let inputs = Inputs(
-        p.kind,
-        Rc::as_ptr(&state.shown.0) as usize,
-        state
-            .compared_results
-            .iter()
-            .map(|c| c.result.as_ref().map_or(0, |t| Rc::as_ptr(t) as usize))
-            .collect(),
-        (width, height, (dpr * 100.0) as u64),
-        p.dark,
-    );
+    // Charts of pods alone depend on the pod runs, which slider moves that
+    // only change the node (pods, spreads, API limits) leave as they are.
+    let data: Vec<usize> = match p.kind {
+        ChartKind::Load => vec![Rc::as_ptr(&state.shown.0) as usize],
+        _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
+    };
+    let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
     {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
         let state = state.clone();

@@ -4,10 +4,10 @@
 use yew::prelude::*;
 
 use super::controls::{Checkbox, Slider};
-use super::state::{nearest_stop, State};
+use super::state::nearest_stop;
 use crate::engine::duration::format_human_ms;
 use crate::engine::lifecycle::{lifecycle, Cleanup, LifecycleSpec, Sidecar};
-use crate::engine::Ms;
+use crate::engine::{Ms, PodRuns, Scenario};
 
 const SIDECAR_STOPS_MS: &[Ms] = &[5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000];
 const DELETE_STOPS_MS: &[Ms] = &[0, 30_000, 60_000, 120_000, 300_000, 600_000, 1_200_000];
@@ -17,17 +17,37 @@ const CLEANUP_STOPS_MS: &[Ms] = &[
 /// Lines shown before "show all".
 const FIRST_LINES: usize = 25;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct LifecycleProps {
-    pub state: UseReducerHandle<State>,
+    pub scenario: std::rc::Rc<Scenario>,
+    pub runs: Option<std::rc::Rc<PodRuns>>,
+}
+
+impl PartialEq for LifecycleProps {
+    /// The lane follows the charted pod: its runs, made afresh whenever the
+    /// curve, the timing, the horizon or the group's run change.
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.runs, &other.runs) {
+            (Some(a), Some(b)) => std::rc::Rc::ptr_eq(a, b),
+            (None, None) => std::rc::Rc::ptr_eq(&self.scenario, &other.scenario),
+            _ => false,
+        }
+    }
 }
 
 #[function_component]
 pub fn LifecyclePanel(p: &LifecycleProps) -> Html {
     let spec = use_state(LifecycleSpec::default);
     let show_all = use_state(|| false);
-    let scenario = p.state.scenario.clone();
-    let life = use_memo((scenario, (*spec).clone()), |(s, spec)| lifecycle(s, spec));
+    let (scenario, live) = (p.scenario.clone(), p.runs.clone());
+    let key = live.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize);
+    let life = use_memo((key, (*spec).clone()), move |(_, spec)| {
+        let restarts = live
+            .as_ref()
+            .and_then(|r| r.groups.get(scenario.spec().chart_group))
+            .map_or(&[][..], |g| g.0.as_slice());
+        lifecycle(&scenario, spec, restarts)
+    });
     let update = |f: fn(&mut LifecycleSpec, Ms), stops: &'static [Ms]| {
         let spec = spec.clone();
         Callback::from(move |pos: usize| {

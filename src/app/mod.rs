@@ -404,7 +404,7 @@ pub fn App(props: &AppProps) -> Html {
                         <ComparePanel state={state.clone()} />
                         <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
                             alt="Cumulative restarts of one pod over time, against today's default" />
-                        <LifecyclePanel state={state.clone()} />
+                        <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
                         <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()} dark={dark}
                             alt="Wait before each restart by restart number" />
                         <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()} dark={dark}
@@ -417,7 +417,7 @@ pub fn App(props: &AppProps) -> Html {
                         <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
                     </section>
                 </div>
-                <AuditPanel state={state.clone()} />
+                <AuditPanel dispatch={state.dispatcher()} />
                 <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
             </>
         },

@@ -389,9 +389,15 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct AuditProps {
+    /// Only sends: the audit does not change with the controls.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
 #[function_component]
-pub fn AuditPanel(p: &PanelProps) -> Html {
-    let state = &p.state;
+pub fn AuditPanel(p: &AuditProps) -> Html {
+    let dispatch = p.dispatch.clone();
     let claims = use_memo((), |_| audit());
     let rows = claims.iter().map(|c| {
         let spec = c.scenario.clone();
@@ -408,7 +414,7 @@ pub fn AuditPanel(p: &PanelProps) -> Html {
                 <td>{ c.recomputed.clone() }</td>
                 <td><span class={class}>{ word }</span><br/><small>{ c.why.clone() }</small></td>
                 <td><button type="button" class="show-me" id={format!("show-{}", c.id)}
-                    onclick={send(state, move |_: MouseEvent| Action::Load(spec.clone()))}>{"show me"}</button></td>
+                    onclick={{ let d = dispatch.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Action::Load(spec.clone()))) }}>{"show me"}</button></td>
             </tr>
         }
     });

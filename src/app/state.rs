@@ -9,9 +9,9 @@ use yew::Reducible;
 use crate::engine::presets::presets;
 use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::{
-    explore, resolve, simulate, ConfigError, EffectiveBackoff, ExitKind, Exploration, Group,
-    KubeletConfig, KubeletVersion, Ms, Requeue, RestartPolicy, Scenario, ScenarioError,
-    ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    explore_with, node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind,
+    Exploration, Group, KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy,
+    Scenario, ScenarioError, ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 
@@ -97,9 +97,42 @@ pub enum GroupEdit {
     Spread(Ms),
 }
 
+/// Pod runs already made, by what they depend on: a slider that only changes
+/// the node (pods, spread, API limits) reuses them, band and all.
+#[derive(Debug, Clone, Default)]
+pub struct RunCache(Rc<std::cell::RefCell<Vec<Cached>>>);
+
+type Cached = (PodKey, Rc<PodRuns>);
+
+/// Live, today's default and three compared, with their previous values.
+const CACHED_RUNS: usize = 12;
+
+impl RunCache {
+    pub fn get(&self, s: &Scenario) -> Rc<PodRuns> {
+        let key = s.pod_key();
+        if let Some((_, hit)) = self.0.borrow().iter().find(|(k, _)| *k == key) {
+            return hit.clone();
+        }
+        let runs = Rc::new(pod_runs(s));
+        let mut cache = self.0.borrow_mut();
+        cache.push((key, runs.clone()));
+        if cache.len() > CACHED_RUNS {
+            cache.remove(0);
+        }
+        runs
+    }
+}
+
 /// Shared so that components compare by pointer, not by every restart time.
 #[derive(Debug, Clone)]
 pub struct Shown(pub Rc<Exploration>);
+
+impl PartialEq for RunCache {
+    /// A cache is not state.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
 
 impl PartialEq for Shown {
     fn eq(&self, other: &Self) -> bool {
@@ -122,6 +155,10 @@ pub struct State {
     /// The last valid result, and the scenario it came from.
     pub shown: Shown,
     pub scenario: Rc<Scenario>,
+    /// The pod runs behind what is shown (live, today's default, compared):
+    /// charts of pods alone redraw only when these change.
+    pub runs: Vec<Rc<PodRuns>>,
+    pub cache: RunCache,
     pub compared_results: Vec<ComparedResult>,
 }
 
@@ -175,26 +212,43 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
 impl State {
     /// The state a link describes (already validated by `share::decode`).
     pub fn from_parts(spec: ScenarioSpec, config: KubeletConfig, compared: Vec<Compared>) -> Self {
+        let cache = RunCache::default();
         let scenario = Rc::new(Scenario::default());
-        let shown = Shown(Rc::new(explore(&scenario)));
-        Self::derive(spec, config, compared, (shown, scenario))
+        let (live, reference) = (
+            cache.get(&scenario),
+            cache.get(&scenario.with_todays_default()),
+        );
+        let shown = Shown(Rc::new(explore_with(&scenario, &live, &reference)));
+        Self::derive(
+            spec,
+            config,
+            compared,
+            (shown, scenario, vec![live, reference]),
+            cache,
+        )
     }
 
     fn derive(
         spec: ScenarioSpec,
         config: KubeletConfig,
         compared: Vec<Compared>,
-        last: (Shown, Rc<Scenario>),
+        last: (Shown, Rc<Scenario>, Vec<Rc<PodRuns>>),
+        cache: RunCache,
     ) -> Self {
         let resolved = resolve(&KubeletConfig {
             semantics: Some(spec.model),
             kubelet_version: spec.kubelet_version.or(config.kubelet_version),
             ..config.clone()
         });
-        let (error, (shown, scenario)) = match Scenario::try_from(spec.clone()) {
-            Ok(s) => (None, (Shown(Rc::new(explore(&s))), Rc::new(s))),
+        let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
+            Ok(s) => {
+                let (live, reference) = (cache.get(&s), cache.get(&s.with_todays_default()));
+                let shown = Shown(Rc::new(explore_with(&s, &live, &reference)));
+                (None, (shown, Rc::new(s), vec![live, reference]))
+            }
             Err(e) => (Some(e), last),
         };
+        runs.truncate(2);
         let compared_results = compared
             .iter()
             .map(|c| ComparedResult {
@@ -202,7 +256,11 @@ impl State {
                 result: compared_spec(c, &spec)
                     .ok_or_else(|| "unknown preset".to_owned())
                     .and_then(|s| Scenario::try_from(s).map_err(|e| e.to_string()))
-                    .map(|s| Rc::new(simulate(&s))),
+                    .map(|s| {
+                        let r = cache.get(&s);
+                        runs.push(r.clone());
+                        Rc::new(node_timeline(&s, &r))
+                    }),
             })
             .collect();
         Self {
@@ -213,6 +271,8 @@ impl State {
             error,
             shown,
             scenario,
+            runs,
+            cache,
             compared_results,
         }
     }
@@ -370,7 +430,8 @@ impl Reducible for State {
             spec,
             config,
             compared,
-            (self.shown.clone(), self.scenario.clone()),
+            (self.shown.clone(), self.scenario.clone(), self.runs.clone()),
+            self.cache.clone(),
         ))
     }
 }

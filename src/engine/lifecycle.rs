@@ -170,16 +170,19 @@ struct ContainerState {
     last_finished: Option<Ms>,
 }
 
-/// A container's runs, the first from 0, cut at `end` (the pod ended or was deleted).
+/// A container's runs, the first from 0, cut at `end` (the pod ended or was
+/// deleted), and at as many as the lines shown can use.
 fn runs(restarts: &[Ms], run_ms: Ms, end: Ms) -> Vec<(Ms, Ms)> {
     std::iter::once(0)
         .chain(restarts.iter().copied().take_while(|&s| s < end))
+        .take(MAX_LINES)
         .map(|s| (s, (s + run_ms).min(end)))
         .collect()
 }
 
-/// The pod from creation to the horizon (or its end).
-pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
+/// The pod from creation to the horizon (or its end); `main_restarts` are
+/// its restarts as the simulation made them (the charted group's first pod).
+pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec, main_restarts: &[Ms]) -> Lifecycle {
     let horizon = s.horizon_ms();
     // The pod is the charted group's first pod.
     let group = s.groups().get(s.spec().chart_group).or(s.groups().first());
@@ -196,11 +199,7 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
         start_latency_ms: s.spec().start_latency_ms,
         seed,
     };
-    let main_restarts = if restarts_at {
-        pod_restarts(&pod_run(run_ms, s.spec().seed)).0
-    } else {
-        vec![]
-    };
+    let main_restarts = if restarts_at { main_restarts } else { &[] };
     // Without restarts the pod ends when the main container exits.
     let natural_end = (!restarts_at && run_ms < horizon).then_some(run_ms);
     let deleted = spec.delete_at_ms.filter(|&d| d < horizon);
@@ -209,7 +208,7 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec) -> Lifecycle {
         (a, b) => a.or(b),
     };
     let stop = end.unwrap_or(horizon);
-    let main_runs = runs(&main_restarts, run_ms, stop);
+    let main_runs = runs(main_restarts, run_ms, stop);
     let mut containers = vec![ContainerRuns {
         name: "main".into(),
         sidecar: false,

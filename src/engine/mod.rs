@@ -14,6 +14,7 @@ pub mod rng;
 pub mod scenario;
 pub mod schedule;
 pub mod simulate;
+pub mod yaml;
 
 pub use backoff::{Backoff, ExpiryRule, Ms};
 pub use config::{
@@ -25,5 +26,6 @@ pub use scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec,
 };
 pub use simulate::{
-    explore, simulate, Band, Counts, Exploration, GroupTimeline, Summary, Timeline,
+    explore, explore_with, node_timeline, pod_runs, simulate, Band, Counts, Exploration,
+    GroupTimeline, PodKey, PodRuns, Summary, Timeline,
 };

@@ -114,7 +114,9 @@ pub fn pod_restarts(p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
     }
 }
 
-/// Pods of a group start at evenly spread offsets `floor(i × spread / pods)`.
+/// Pods of a group start at evenly spread offsets, in whole load windows:
+/// pod `i` of `pods` starts `floor(i × k / pods)` windows late, where `k` is
+/// the spread in whole windows (0: lockstep).
 #[derive(Debug, Clone, Copy)]
 pub struct Offsets {
     pub pods: u32,
@@ -122,21 +124,38 @@ pub struct Offsets {
 }
 
 impl Offsets {
-    /// How many pods start at or before `y` ms.
-    pub fn started_by(self, y: i64) -> u64 {
-        let p = u64::from(self.pods);
-        if y < 0 {
+    /// The spread in whole windows.
+    pub fn windows(self) -> u64 {
+        self.spread_ms / LOAD_WINDOW_MS
+    }
+
+    /// Pod `i`'s start, in ms.
+    pub fn offset(self, i: u32) -> Ms {
+        let k = self.windows();
+        if k == 0 {
             0
-        } else if self.spread_ms == 0 {
-            p
         } else {
-            ((y as u64 + 1) * p).div_ceil(self.spread_ms).min(p)
+            u64::from(i) * k / u64::from(self.pods) * LOAD_WINDOW_MS
         }
     }
 
-    /// How many pods start in `[lo, hi)`.
-    pub fn in_range(self, lo: i64, hi: i64) -> u64 {
-        self.started_by(hi - 1) - self.started_by(lo - 1)
+    /// How many pods start at or before `y` ms.
+    pub fn started_by(self, y: i64) -> u64 {
+        let (p, k) = (u64::from(self.pods), self.windows());
+        if y < 0 {
+            0
+        } else if k == 0 {
+            p
+        } else {
+            let m = y as u64 / LOAD_WINDOW_MS;
+            ((m + 1) * p).div_ceil(k).min(p)
+        }
+    }
+
+    /// How many pods start exactly `j` windows late.
+    fn at_window(self, j: u64) -> u64 {
+        let at = (j * LOAD_WINDOW_MS) as i64;
+        self.started_by(at) - self.started_by(at - 1)
     }
 }
 
@@ -333,42 +352,34 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 }
 
 /// Adds a group's restarts to the node's windows: `pods` copies of one
-/// timeline at spread offsets, counted per window without a loop over pods.
+/// timeline shifted by whole windows, so the node's load is the pod's
+/// per-window counts convolved with the pods per offset. No loop over pods.
 fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &mut [u64]) {
-    let last = per_window.len() - 1;
-    if offsets.spread_ms == 0 {
-        for &t in restarts {
-            per_window[((t / LOAD_WINDOW_MS) as usize).min(last)] += u64::from(offsets.pods);
-        }
-        return;
-    }
-    let (pods, spread) = (u64::from(offsets.pods), offsets.spread_ms);
-    let step = LOAD_WINDOW_MS * pods;
+    let n = per_window.len();
+    let mut own = vec![0u64; n];
     for &t in restarts {
-        // Pods started by the end of each window: ceil((boundary - t) × pods / spread),
-        // walked from window to window with a running quotient and remainder.
-        let first = ((t / LOAD_WINDOW_MS) as usize).min(last);
-        let d = (first as Ms + 1) * LOAD_WINDOW_MS - t;
-        let (mut q, mut r) = ((d * pods) / spread, (d * pods) % spread);
-        let mut before = 0;
-        for (w, slot) in per_window.iter_mut().enumerate().skip(first) {
-            let end = ((w as Ms + 1) * LOAD_WINDOW_MS).min(horizon);
-            let started = if end == (w as Ms + 1) * LOAD_WINDOW_MS {
-                (q + u64::from(r > 0)).min(pods)
-            } else {
-                offsets.started_by(end as i64 - t as i64 - 1)
-            };
-            *slot += started - before;
-            before = started;
-            if started == pods {
-                break;
-            }
-            q += step / spread;
-            r += step % spread;
-            if r >= spread {
-                q += 1;
-                r -= spread;
-            }
+        own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
+    }
+    let shifts: Vec<(usize, u64)> = (0..=offsets.windows().min(n as u64))
+        .map(|j| (j as usize, offsets.at_window(j)))
+        .filter(|&(_, c)| c > 0)
+        .collect();
+    for &(j, count) in &shifts {
+        for w in j..n {
+            per_window[w] += own[w - j] * count;
+        }
+    }
+    // A partial last window holds only the shifted restarts that land before the horizon.
+    let last = n - 1;
+    let rem = horizon - last as u64 * LOAD_WINDOW_MS;
+    if rem < LOAD_WINDOW_MS {
+        for &(j, count) in shifts.iter().filter(|&&(j, _)| j > 0 && j <= last) {
+            let start = (last - j) as u64 * LOAD_WINDOW_MS;
+            let (lo, hi) = (
+                restarts.partition_point(|&t| t < start + rem),
+                restarts.partition_point(|&t| t < start + LOAD_WINDOW_MS),
+            );
+            per_window[last] -= (hi - lo) as u64 * count;
         }
     }
 }
@@ -416,10 +427,82 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
     })
 }
 
-/// The node over the horizon. Lockstep pods are one timeline times their
-/// count, and spread pods are counted per window in closed form, so the cost
-/// does not depend on the number of pods.
-pub fn simulate(s: &Scenario) -> Timeline {
+/// Each group's pod over the horizon, and the charted pod's jitter band:
+/// everything that depends only on the curve, the timing and the group's
+/// run, not on pod counts, spreads or API limits. The app caches it by `PodKey`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodRuns {
+    /// Restart times and waits of each group's first pod.
+    pub groups: Vec<(Vec<Ms>, Vec<Ms>)>,
+    pub band: Option<Band>,
+}
+
+/// What `PodRuns` depend on: equal keys give equal runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodKey {
+    backoff: EffectiveBackoff,
+    model: Semantics,
+    requeue: Requeue,
+    start_latency_ms: Ms,
+    seed: u64,
+    band_seeds: u32,
+    horizon_ms: Ms,
+    chart_group: usize,
+    groups: Vec<(
+        Ms,
+        super::scenario::ExitKind,
+        super::scenario::RestartPolicy,
+    )>,
+}
+
+impl Scenario {
+    pub fn pod_key(&self) -> PodKey {
+        PodKey {
+            backoff: self.backoff().clone(),
+            model: self.model(),
+            requeue: self.requeue(),
+            start_latency_ms: self.spec().start_latency_ms,
+            seed: self.spec().seed,
+            band_seeds: self.spec().band_seeds,
+            horizon_ms: self.horizon_ms(),
+            chart_group: self.spec().chart_group,
+            groups: self
+                .groups()
+                .iter()
+                .map(|g| (g.run_ms, g.exit, g.restart_policy))
+                .collect(),
+        }
+    }
+}
+
+/// Each group's pod, and the band.
+pub fn pod_runs(s: &Scenario) -> PodRuns {
+    let groups = s
+        .groups()
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            if g.restart_policy.restarts(g.exit) {
+                pod_restarts(&pod_run(s, g, group_seed(s.spec().seed, i)))
+            } else {
+                (vec![], vec![])
+            }
+        })
+        .collect();
+    let chart_group = s.spec().chart_group;
+    PodRuns {
+        groups,
+        band: s
+            .groups()
+            .get(chart_group)
+            .and_then(|g| band(s, g, chart_group)),
+    }
+}
+
+/// The node over the horizon from its pods' runs. Lockstep pods are one
+/// timeline times their count and spread pods a convolution over windows, so
+/// the cost does not depend on the number of pods.
+pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let horizon = s.horizon_ms();
     let per_restart = u64::from(s.spec().requests_per_restart);
     let windows = horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize;
@@ -427,39 +510,32 @@ pub fn simulate(s: &Scenario) -> Timeline {
     let mut spread_restarts_per_window = vec![0u64; windows];
     let mut impulses: Vec<(Ms, u64)> = vec![];
     let mut groups = Vec::with_capacity(s.groups().len());
-    let mut charted = (vec![], vec![]);
+    let empty = (vec![], vec![]);
     for (i, g) in s.groups().iter().enumerate() {
-        let (at, delays) = if g.restart_policy.restarts(g.exit) {
-            pod_restarts(&pod_run(s, g, group_seed(s.spec().seed, i)))
-        } else {
-            (vec![], vec![])
-        };
+        let (at, _) = runs.groups.get(i).unwrap_or(&empty);
         let offsets = Offsets {
             pods: g.pods,
             spread_ms: g.spread_ms,
         };
-        let target = if g.spread_ms == 0 {
+        let target = if offsets.windows() == 0 {
             impulses.extend(at.iter().map(|&t| (t, u64::from(g.pods) * per_restart)));
             &mut restarts_per_window
         } else {
             &mut spread_restarts_per_window
         };
-        add_group_load(&at, offsets, horizon, target);
+        add_group_load(at, offsets, horizon, target);
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
             restarts: g.restart_policy.restarts(g.exit),
             restarts_per_pod: at.len() as u64,
-            restarts_all_pods: group_restarts_by(&at, offsets, horizon - 1),
+            restarts_all_pods: group_restarts_by(at, offsets, horizon - 1),
             restarts_all_pods_first5m: group_restarts_by(
-                &at,
+                at,
                 offsets,
                 FIRST_MINUTES_MS.min(horizon - 1),
             ),
         });
-        if i == s.spec().chart_group {
-            charted = (at, delays);
-        }
     }
     impulses.sort_unstable();
     let fluid: Vec<u64> = spread_restarts_per_window
@@ -479,28 +555,40 @@ pub fn simulate(s: &Scenario) -> Timeline {
         s.spec().kube_api_qps,
         s.spec().kube_api_burst,
     );
-    let chart_group = s.spec().chart_group;
+    let (restarts_at_ms, delays_ms) = runs
+        .groups
+        .get(s.spec().chart_group)
+        .cloned()
+        .unwrap_or_default();
     Timeline {
-        restarts_at_ms: charted.0,
-        delays_ms: charted.1,
+        restarts_at_ms,
+        delays_ms,
         horizon_ms: horizon,
         pods: s.pods(),
         window_ms: LOAD_WINDOW_MS,
         requests_per_restart: per_restart,
         node_requests_per_window,
         api,
-        band: s
-            .groups()
-            .get(chart_group)
-            .and_then(|g| band(s, g, chart_group)),
+        band: runs.band.clone(),
         groups,
     }
 }
 
+/// The node over the horizon.
+pub fn simulate(s: &Scenario) -> Timeline {
+    node_timeline(s, &pod_runs(s))
+}
+
 /// The scenario and today's default side by side, with the excess.
 pub fn explore(scenario: &Scenario) -> Exploration {
-    let timeline = simulate(scenario);
-    let reference = simulate(&scenario.with_todays_default());
+    let reference = scenario.with_todays_default();
+    explore_with(scenario, &pod_runs(scenario), &pod_runs(&reference))
+}
+
+/// `explore` from runs already made (for the scenario and for today's default).
+pub fn explore_with(scenario: &Scenario, runs: &PodRuns, reference_runs: &PodRuns) -> Exploration {
+    let timeline = node_timeline(scenario, runs);
+    let reference = node_timeline(&scenario.with_todays_default(), reference_runs);
     let summary = Summary::of(&timeline);
     let reference_summary = Summary::of(&reference);
     Exploration {
@@ -518,27 +606,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn offsets_are_evenly_spread() {
+    fn offsets_are_whole_windows() {
+        // 7 pods over 60 s (6 windows): 0, 0, 10, 20, 30, 40, 50 s.
         let o = Offsets {
-            pods: 2,
-            spread_ms: 10,
+            pods: 7,
+            spread_ms: 60_000,
         };
-        // Offsets 0 and 5.
-        assert_eq!(
-            [
-                o.started_by(-1),
-                o.started_by(0),
-                o.started_by(4),
-                o.started_by(5)
-            ],
-            [0, 1, 1, 2]
-        );
-        assert_eq!(o.in_range(1, 6), 1);
+        let starts: Vec<Ms> = (0..7).map(|i| o.offset(i)).collect();
+        assert_eq!(starts, [0, 0, 10_000, 20_000, 30_000, 40_000, 50_000]);
+        for y in [-1i64, 0, 9_999, 10_000, 45_000, 50_000, 99_999] {
+            let brute = starts.iter().filter(|&&s| (s as i64) <= y).count() as u64;
+            assert_eq!(o.started_by(y), brute, "{y}");
+        }
         let lockstep = Offsets {
             pods: 7,
-            spread_ms: 0,
+            spread_ms: 5_000,
         };
-        assert_eq!(lockstep.in_range(0, 1), 7);
-        assert_eq!(lockstep.in_range(1, 5), 0);
+        assert_eq!((lockstep.windows(), lockstep.started_by(0)), (0, 7));
     }
 }
