@@ -111,6 +111,21 @@ fn main() {
             },
         );
     }
+    // The Job view: 8 indexes, a policy, a script that retries to the limit.
+    let job = crashloop_explorer::engine::manifest::parse_job_manifest(
+        "kind: Job\nspec:\n  completions: 8\n  parallelism: 8\n  completionMode: Indexed\n  backoffLimitPerIndex: 6\n  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: main}]\n",
+    )
+    .expect("manifest")
+    .validate()
+    .expect("valid");
+    let script = crashloop_explorer::engine::job::FailureScript::random("main", 3, 0.7);
+    measure("Job: validate + run (8 indexes, per-index limit 6)", || {
+        black_box(crashloop_explorer::engine::job::run_job(
+            black_box(&job),
+            &script,
+            86_400_000,
+        ));
+    });
     measure("draw 3 charts to SVG: worst case", || {
         let mut out = String::new();
         {

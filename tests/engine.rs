@@ -440,3 +440,8 @@ fn worst_case_stays_bounded() {
     assert!(t.restarts_at_ms.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(t.node_requests_per_window.len(), 8_640);
 }
+
+#[test]
+fn the_default_scenario_is_what_its_spec_parses_to() {
+    assert_eq!(Scenario::default(), Scenario::try_from(ScenarioSpec::default()).unwrap());
+}

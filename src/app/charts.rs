@@ -90,7 +90,8 @@ pub struct ChartProps {
 #[derive(PartialEq)]
 struct Inputs(ChartKind, Vec<usize>, (u32, u32, u64), bool);
 
-fn series_of(state: &State) -> Vec<Series<'_>> {
+/// The live scenario first, then the compared ones that are valid.
+pub fn series_of(state: &State) -> Vec<Series<'_>> {
     let e = &state.shown.0;
     let mut series = vec![Series {
         label: "this configuration",
@@ -216,6 +217,41 @@ fn table(kind: ChartKind, state: &State) -> Html {
     }
 }
 
+/// Draws one chart on its canvas, and keeps where its plot sits for the readout.
+fn draw_chart(
+    canvas: &NodeRef,
+    kind: ChartKind,
+    state: &State,
+    width: u32,
+    height: u32,
+    look: Look,
+    axes: &std::cell::RefCell<Axes>,
+) {
+    let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+        return;
+    };
+    size_canvas(&c, width, height);
+    let Some(backend) = CanvasBackend::with_canvas_object(c) else {
+        return;
+    };
+    let area = backend.into_drawing_area();
+    let data = ChartData {
+        reference: &state.shown.0.reference,
+        series: series_of(state),
+        look,
+    };
+    let drawn = match kind {
+        ChartKind::Restarts => chart::draw_restarts(&area, &data),
+        ChartKind::Delays => chart::draw_delays(&area, &data),
+        ChartKind::Load => chart::draw_load(&area, &data),
+        ChartKind::Windows => chart::draw_windows(&area, &data),
+    };
+    match drawn {
+        Ok(a) => *axes.borrow_mut() = a,
+        Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
+    }
+}
+
 #[function_component]
 pub fn Chart(p: &ChartProps) -> Html {
     let figure = use_node_ref();
@@ -235,30 +271,30 @@ pub fn Chart(p: &ChartProps) -> Html {
     {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
         let state = state.clone();
+        // Drawn at the next animation frame: inputs that arrive within one
+        // frame cost one drawing.
         use_effect_with(inputs, move |_| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                size_canvas(&c, width, height);
-            }
-            let backend = canvas
-                .cast::<HtmlCanvasElement>()
-                .and_then(CanvasBackend::with_canvas_object);
-            if let Some(backend) = backend {
-                let area = backend.into_drawing_area();
-                let data = ChartData {
-                    reference: &state.shown.0.reference,
-                    series: series_of(&state),
-                    look: Look { scale: dpr, dark },
-                };
-                let drawn = match kind {
-                    ChartKind::Restarts => chart::draw_restarts(&area, &data),
-                    ChartKind::Delays => chart::draw_delays(&area, &data),
-                    ChartKind::Load => chart::draw_load(&area, &data),
-                    ChartKind::Windows => chart::draw_windows(&area, &data),
-                };
-                match drawn {
-                    Ok(a) => *axes.borrow_mut() = a,
-                    Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
+            let draw = Closure::once(move || {
+                draw_chart(
+                    &canvas,
+                    kind,
+                    &state,
+                    width,
+                    height,
+                    Look { scale: dpr, dark },
+                    &axes,
+                )
+            });
+            let window = web_sys::window();
+            let frame = window.as_ref().and_then(|w| {
+                w.request_animation_frame(draw.as_ref().unchecked_ref())
+                    .ok()
+            });
+            move || {
+                if let (Some(w), Some(f)) = (window, frame) {
+                    let _ = w.cancel_animation_frame(f);
                 }
+                drop(draw);
             }
         });
     }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::state::State;
-use crate::chart::{ChartData, Series};
+use crate::chart::ChartData;
 use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName};
 
 #[derive(Properties, PartialEq)]
@@ -51,19 +51,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
         let svg_link = {
             let state = state.clone();
             on_click_set_href(move || {
-                let e = &state.shown.0;
-                let mut series = vec![Series {
-                    label: "this configuration",
-                    timeline: &e.timeline,
-                }];
-                series.extend(state.compared_results.iter().filter_map(|r| {
-                    r.result.as_ref().ok().map(|t| Series {
-                        label: r.label.as_str(),
-                        timeline: t,
-                    })
-                }));
-                let look = crate::chart::Look::default();
-                data_url("image/svg+xml", &svg(c, &ChartData { reference: &e.reference, series, look }))
+                let data = ChartData {
+                    reference: &state.shown.0.reference,
+                    series: super::charts::series_of(&state),
+                    look: crate::chart::Look::default(),
+                };
+                data_url("image/svg+xml", &svg(c, &data))
             })
         };
         let canvas_id = match c {

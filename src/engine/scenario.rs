@@ -447,7 +447,15 @@ impl From<Scenario> for ScenarioSpec {
 impl Default for Scenario {
     /// Today's default curve on a full node of instantly crashing pods, over 30 minutes.
     fn default() -> Self {
-        Scenario::try_from(ScenarioSpec::default()).unwrap_or_else(|_| unreachable!())
+        // Built directly: the defaults are valid, and no panic path is left.
+        let spec = ScenarioSpec::default();
+        Scenario {
+            groups: spec.effective_groups(),
+            backoff: EffectiveBackoff::todays_default(),
+            version: KubeletVersion::default(),
+            requeue: Requeue::AtExpiry,
+            spec,
+        }
     }
 }
 

@@ -1,0 +1,146 @@
+//! Properties over the engine and every parser: for any valid input the
+//! numbers keep their invariants; for any string a parser answers, never panics.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::duration::parse_go_duration;
+use crashloop_explorer::engine::job::{
+    run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
+};
+use crashloop_explorer::engine::manifest::parse_job_manifest;
+use crashloop_explorer::engine::{simulate, yaml, Requeue, Scenario, ScenarioSpec, Semantics};
+use crashloop_explorer::share;
+use proptest::prelude::*;
+
+fn timing() -> impl Strategy<Value = (Semantics, Requeue)> {
+    prop_oneof![
+        Just((Semantics::Kep, Requeue::Ideal)),
+        Just((Semantics::Kubelet, Requeue::Ideal)),
+        Just((Semantics::Kubelet, Requeue::AtExpiry)),
+        Just((Semantics::Kubelet, Requeue::Periodic)),
+        Just((Semantics::Kep, Requeue::AtExpiry)),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        25u64..=60_000,
+        1_000u64..=600_000,
+        0u64..=900_000,
+        60_000u64..=7_200_000,
+        1u32..=250,
+        timing(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(initial, max, run, horizon, pods, (model, requeue), seed)| {
+                Scenario::try_from(ScenarioSpec {
+                    initial_ms: Some(initial),
+                    max_ms: Some(max),
+                    run_ms: Some(run),
+                    horizon_ms: horizon,
+                    pods: Some(pods),
+                    model,
+                    requeue: Some(requeue),
+                    seed,
+                    band_seeds: 0,
+                    ..Default::default()
+                })
+                .expect("in range")
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn restarts_increase_and_waits_stay_on_the_curve(s in scenario()) {
+        let t = simulate(&s);
+        let b = s.backoff();
+        prop_assert!(t.restarts_at_ms.windows(2).all(|w| w[0] < w[1]), "not increasing");
+        prop_assert!(t.restarts_at_ms.iter().all(|&r| r < s.horizon_ms()));
+        let (lo, max) = (b.initial_ms, b.max_ms);
+        // How far past the expiry a restart may land.
+        let slack = match s.requeue() {
+            Requeue::Ideal => 0,
+            Requeue::Periodic => 15_000,
+            Requeue::AtExpiry => max.min(60_000) / 2,
+        };
+        for &d in &t.delays_ms {
+            let free = s.model() == Semantics::Kubelet && d == 0;
+            prop_assert!(free || (lo..=max + slack).contains(&d), "wait {d} outside [{lo}, {max} + {slack}]");
+        }
+        // Lockstep pods: the node is pods × one pod.
+        let per_pod = t.restarts_at_ms.len() as u64 * t.requests_per_restart;
+        prop_assert_eq!(t.node_requests_per_window.iter().sum::<u64>(), per_pod * u64::from(s.pods()));
+        prop_assert_eq!(t.api.admitted_per_window.len(), t.node_requests_per_window.len());
+    }
+
+    #[test]
+    fn every_job_run_ends_with_one_outcome(
+        completions in 1i32..=8,
+        parallelism in 1i32..=8,
+        backoff_limit in 0i32..=8,
+        per_index in proptest::option::of(0i32..=3),
+        ignore_disruptions in any::<bool>(),
+        codes in proptest::collection::vec(prop_oneof![Just(-1i32), 0i32..=3, Just(42)], 1..12),
+        run_ms in 1_000u64..=120_000,
+    ) {
+        let indexed = per_index.is_some();
+        let rules = if ignore_disruptions {
+            "  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n    - {action: FailJob, onExitCodes: {operator: In, values: [42]}}\n"
+        } else {
+            ""
+        };
+        let yaml = format!(
+            "kind: Job\nspec:\n  completions: {completions}\n  parallelism: {parallelism}\n  backoffLimit: {backoff_limit}\n{}{}{rules}  template:\n    spec:\n      restartPolicy: Never\n      containers: [{{name: main}}]\n",
+            if indexed { "  completionMode: Indexed\n" } else { "" },
+            per_index.map(|p| format!("  backoffLimitPerIndex: {p}\n")).unwrap_or_default(),
+        );
+        let job = parse_job_manifest(&yaml).unwrap().validate().unwrap();
+        let attempts = codes
+            .iter()
+            .map(|&c| if c < 0 { Attempt::Disruption("PreemptionByScheduler".into()) } else { Attempt::Exit([("main".to_owned(), c)].into()) })
+            .collect();
+        let run = run_job(&job, &FailureScript { attempts, run_ms }, 86_400_000);
+        prop_assert!(run.pods.len() <= 2 * MAX_PODS);
+        prop_assert!(run.pods.iter().all(|p| p.start_ms <= p.end_ms && p.end_ms <= run.condition.at_ms));
+        match run.condition.type_ {
+            ConditionType::Complete => prop_assert_eq!(run.succeeded, completions as u32),
+            ConditionType::Failed => prop_assert!(!run.condition.reason.is_empty()),
+            ConditionType::Running => prop_assert!(run.condition.reason == "PodCap" || run.condition.reason == "HorizonReached"),
+        }
+    }
+
+    #[test]
+    fn parsers_answer_any_string(s in ".{0,200}") {
+        let _ = parse_go_duration(&s);
+        let _ = share::decode(&s);
+        let _ = yaml::parse(&s);
+        let _ = FailureScript::parse(&s, "main", 1_000);
+        let _ = parse_job_manifest(&s);
+        let _ = serde_json::from_str::<Scenario>(&s);
+        let _ = serde_json::from_str::<JobManifest>(&s).map(|m| m.validate());
+    }
+
+    #[test]
+    fn parsers_answer_structured_noise(s in "[-a-z0-9:{}\\[\\],'\" #|>&*!.%=&?\n]{0,300}") {
+        let _ = share::decode(&s);
+        let _ = yaml::parse(&s);
+        let _ = parse_job_manifest(&s);
+        let _ = FailureScript::parse(&s, "main", 1_000);
+    }
+
+    #[test]
+    fn links_round_trip(s in scenario()) {
+        let shared = share::Shared {
+            spec: s.spec().clone(),
+            ..Default::default()
+        };
+        let (back, notices) = share::decode(&share::encode(&shared));
+        prop_assert!(notices.is_empty(), "{notices:?}");
+        // Defaults are left out of links: compare with the groups spelled out.
+        let canon = |s: &ScenarioSpec| ScenarioSpec { groups: s.effective_groups(), pods: None, run_ms: None, ..s.clone() };
+        prop_assert_eq!(canon(&back.spec), canon(&shared.spec));
+    }
+}
