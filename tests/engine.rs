@@ -443,5 +443,8 @@ fn worst_case_stays_bounded() {
 
 #[test]
 fn the_default_scenario_is_what_its_spec_parses_to() {
-    assert_eq!(Scenario::default(), Scenario::try_from(ScenarioSpec::default()).unwrap());
+    assert_eq!(
+        Scenario::default(),
+        Scenario::try_from(ScenarioSpec::default()).unwrap()
+    );
 }
