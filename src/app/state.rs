@@ -212,27 +212,14 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
 impl State {
     /// The state a link describes (already validated by `share::decode`).
     pub fn from_parts(spec: ScenarioSpec, config: KubeletConfig, compared: Vec<Compared>) -> Self {
-        let cache = RunCache::default();
-        let scenario = Rc::new(Scenario::default());
-        let (live, reference) = (
-            cache.get(&scenario),
-            cache.get(&scenario.with_todays_default()),
-        );
-        let shown = Shown(Rc::new(explore_with(&scenario, &live, &reference)));
-        Self::derive(
-            spec,
-            config,
-            compared,
-            (shown, scenario, vec![live, reference]),
-            cache,
-        )
+        Self::derive(spec, config, compared, None, RunCache::default())
     }
 
     fn derive(
         spec: ScenarioSpec,
         config: KubeletConfig,
         compared: Vec<Compared>,
-        last: (Shown, Rc<Scenario>, Vec<Rc<PodRuns>>),
+        last: Option<(Shown, Rc<Scenario>, Vec<Rc<PodRuns>>)>,
         cache: RunCache,
     ) -> Self {
         let resolved = resolve(&KubeletConfig {
@@ -240,13 +227,18 @@ impl State {
             kubelet_version: spec.kubelet_version.or(config.kubelet_version),
             ..config.clone()
         });
+        let explore_cached = |s: Scenario| {
+            let (live, reference) = (cache.get(&s), cache.get(&s.with_todays_default()));
+            let shown = Shown(Rc::new(explore_with(&s, &live, &reference)));
+            (shown, Rc::new(s), vec![live, reference])
+        };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
-            Ok(s) => {
-                let (live, reference) = (cache.get(&s), cache.get(&s.with_todays_default()));
-                let shown = Shown(Rc::new(explore_with(&s, &live, &reference)));
-                (None, (shown, Rc::new(s), vec![live, reference]))
-            }
-            Err(e) => (Some(e), last),
+            Ok(s) => (None, explore_cached(s)),
+            // The last valid result stays; before there is one, today's default.
+            Err(e) => (
+                Some(e),
+                last.unwrap_or_else(|| explore_cached(Scenario::default())),
+            ),
         };
         runs.truncate(2);
         let compared_results = compared
@@ -430,7 +422,7 @@ impl Reducible for State {
             spec,
             config,
             compared,
-            (self.shown.clone(), self.scenario.clone(), self.runs.clone()),
+            Some((self.shown.clone(), self.scenario.clone(), self.runs.clone())),
             self.cache.clone(),
         ))
     }

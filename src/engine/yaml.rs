@@ -571,7 +571,7 @@ spec:
 ---
 kind: Other
 "#;
-        let v = parse(y).unwrap();
+        let v = parse(y).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(v["metadata"]["labels"]["tier"], "back end");
         assert_eq!(v["spec"]["backoffLimit"], 3);
         assert_eq!(
@@ -615,6 +615,6 @@ kind: Other
         });
         let text = to_string(&v);
         assert!(text.contains("status: \"True\""), "{text}");
-        assert_eq!(parse(&text).unwrap(), v, "{text}");
+        assert_eq!(parse(&text).unwrap_or_else(|e| panic!("{e}")), v, "{text}");
     }
 }
