@@ -682,3 +682,49 @@ async fn csv_and_svg_exports() {
         "--feature-gates=ReduceDefaultCrashLoopBackOffDecay=true"
     );
 }
+
+#[wasm_bindgen_test]
+async fn readout_theme_and_crisp_canvases() {
+    let page = Page::mount_ideal().await;
+    // The backing store is the CSS size times the device pixel ratio.
+    let canvas: HtmlCanvasElement = page.get("chart-restarts").dyn_into().unwrap();
+    let dpr = web_sys::window().unwrap().device_pixel_ratio();
+    let css_width: f64 = canvas
+        .style()
+        .get_property_value("width")
+        .unwrap()
+        .trim_end_matches("px")
+        .parse()
+        .unwrap();
+    assert!(css_width > 200.0);
+    assert_eq!(f64::from(canvas.width()), (css_width * dpr).round());
+    let css = canvas.get_bounding_client_rect();
+    // A pointer over the middle of the plot reads out the restarts there.
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x((css.left() + css.width() / 2.0) as i32);
+    init.set_client_y((css.top() + css.height() / 2.0) as i32);
+    let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
+    canvas.dispatch_event(&event).unwrap();
+    settle().await;
+    let readout = page.text("chart-restarts-readout");
+    assert!(
+        readout.starts_with("at ") && readout.contains("restarts (today's default: "),
+        "{readout}"
+    );
+    // The theme toggle cycles system → dark → light, on the document.
+    let root = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .document_element()
+        .unwrap();
+    let before = page.charts();
+    page.click("theme").await;
+    assert_eq!(root.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert_ne!(page.charts(), before, "charts redraw in the dark look");
+    page.click("theme").await;
+    assert_eq!(root.get_attribute("data-theme").as_deref(), Some("light"));
+    page.click("theme").await;
+    assert_eq!(root.get_attribute("data-theme"), None);
+}
