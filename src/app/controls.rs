@@ -5,20 +5,38 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
-/// A callback for an `<input>`'s events that emits what `read` makes of the
-/// element, and nothing when it makes nothing of it.
+/// A callback for a form element's events that emits what `read` makes of
+/// the element (an `<input>`, `<select>` or `<textarea>`), and nothing when
+/// it makes nothing of it.
+fn from_target<E, El, T>(cb: Callback<T>, read: impl Fn(&El) -> Option<T> + 'static) -> Callback<E>
+where
+    E: TargetCast + 'static,
+    El: wasm_bindgen::JsCast + AsRef<web_sys::EventTarget>,
+    T: 'static,
+{
+    Callback::from(move |e: E| {
+        if let Some(v) = e.target_dyn_into::<El>().and_then(|el| read(&el)) {
+            cb.emit(v);
+        }
+    })
+}
+
 fn from_input<E: TargetCast + 'static, T: 'static>(
     cb: Callback<T>,
     read: impl Fn(&HtmlInputElement) -> Option<T> + 'static,
 ) -> Callback<E> {
-    Callback::from(move |e: E| {
-        if let Some(v) = e
-            .target_dyn_into::<HtmlInputElement>()
-            .and_then(|i| read(&i))
-        {
-            cb.emit(v);
-        }
-    })
+    from_target(cb, read)
+}
+
+/// A labelled text control with the message it gets refused with beside it.
+fn text_control(id: &AttrValue, label: Html, error: &Option<AttrValue>, control: Html) -> Html {
+    html! {
+        <div class="control text">
+            <label for={id.clone()}>{ label }</label>
+            { control }
+            <p id={format!("{id}-error")} class="error" role="alert">{ error.clone().unwrap_or_default() }</p>
+        </div>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -97,18 +115,12 @@ pub struct TextFieldProps {
 #[function_component]
 pub fn TextField(p: &TextFieldProps) -> Html {
     let oninput = from_input::<InputEvent, _>(p.oninput.clone(), |i| Some(i.value()));
-    let error_id = format!("{}-error", p.id);
-    html! {
-        <div class="control text">
-            <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <input type="text" id={p.id.clone()} value={p.value.clone()} placeholder={p.placeholder.clone()}
-                spellcheck="false" autocomplete="off" aria-invalid={p.error.is_some().to_string()}
-                aria-describedby={error_id.clone()} {oninput} />
-            <p id={error_id} class="error" role="alert">
-                { p.error.clone().unwrap_or_default() }
-            </p>
-        </div>
-    }
+    let input = html! {
+        <input type="text" id={p.id.clone()} value={p.value.clone()} placeholder={p.placeholder.clone()}
+            spellcheck="false" autocomplete="off" aria-invalid={p.error.is_some().to_string()}
+            aria-describedby={format!("{}-error", p.id)} {oninput} />
+    };
+    text_control(&p.id, p.label.clone(), &p.error, input)
 }
 
 #[derive(Properties, PartialEq)]
@@ -123,12 +135,8 @@ pub struct ChoiceProps {
 
 #[function_component]
 pub fn Choice(p: &ChoiceProps) -> Html {
-    let cb = p.onchange.clone();
-    let onchange = Callback::from(move |e: Event| {
-        if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() {
-            cb.emit(s.value());
-        }
-    });
+    let onchange =
+        from_target::<Event, HtmlSelectElement, _>(p.onchange.clone(), |s| Some(s.value()));
     html! {
         <div class="control">
             <label for={p.id.clone()}>{ p.label.clone() }</label>
@@ -154,19 +162,13 @@ pub struct TextAreaProps {
 
 #[function_component]
 pub fn TextArea(p: &TextAreaProps) -> Html {
-    let cb = p.oninput.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
-            cb.emit(t.value());
-        }
-    });
-    let error_id = format!("{}-error", p.id);
-    html! {
-        <div class="control text">
-            <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <textarea id={p.id.clone()} value={p.value.clone()} rows={p.rows.to_string()} spellcheck="false"
-                aria-invalid={p.error.is_some().to_string()} aria-describedby={error_id.clone()} {oninput} />
-            <p id={error_id} class="error" role="alert">{ p.error.clone().unwrap_or_default() }</p>
-        </div>
-    }
+    let oninput =
+        from_target::<InputEvent, web_sys::HtmlTextAreaElement, _>(p.oninput.clone(), |t| {
+            Some(t.value())
+        });
+    let area = html! {
+        <textarea id={p.id.clone()} value={p.value.clone()} rows={p.rows.to_string()} spellcheck="false"
+            aria-invalid={p.error.is_some().to_string()} aria-describedby={format!("{}-error", p.id)} {oninput} />
+    };
+    text_control(&p.id, html! { { p.label.clone() } }, &p.error, area)
 }

@@ -244,7 +244,7 @@ pub fn App(props: &AppProps) -> Html {
         Theme::Dark => "Theme: dark",
     };
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
-    let query = share::encode(&Shared {
+    let shared = Shared {
         view: *view,
         spec: state.spec.clone(),
         config: state.config.clone(),
@@ -252,7 +252,8 @@ pub fn App(props: &AppProps) -> Html {
         job: job.to_share(),
         embed,
         controls: controls.clone(),
-    });
+    };
+    let query = share::encode(&shared);
     let sync = props.query.is_none();
     use_effect_with((query.clone(), sync), |(query, sync)| {
         let timer = sync.then(|| {
@@ -360,7 +361,7 @@ pub fn App(props: &AppProps) -> Html {
         let full = link_to(&share::encode(&Shared {
             embed: false,
             controls: vec![],
-            ..share::decode(&query).0
+            ..shared
         }));
         return html! {
             <main class="app embed">

@@ -202,7 +202,6 @@ pub fn TimingPanel(p: &PanelProps) -> Html {
             }
         })
     };
-    let seed_error = None::<AttrValue>;
     html! {
         <section class="panel" aria-labelledby="h-timing">
             <h2 id="h-timing">{"Kubelet timing"}</h2>
@@ -216,7 +215,7 @@ pub fn TimingPanel(p: &PanelProps) -> Html {
                 onchange={on_requeue} />
             <div class="row">
                 <TextField id="seed" label={html! {"Jitter seed"}} value={seed_text} placeholder="a whole number"
-                    oninput={on_seed} error={seed_error} />
+                    oninput={on_seed} />
                 <button type="button" id="reroll" onclick={send(state, |_: MouseEvent| Action::Reroll)}>{"Re-roll"}</button>
             </div>
             <Slider id="latency" label="Container start latency (image, sandbox), added to each restart"

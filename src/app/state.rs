@@ -228,8 +228,12 @@ impl State {
             ..config.clone()
         });
         let explore_cached = |s: Scenario| {
-            let (live, reference) = (cache.get(&s), cache.get(&s.with_todays_default()));
-            let shown = Shown(Rc::new(explore_with(&s, &live, &reference)));
+            let todays_default = s.with_todays_default();
+            let (live, reference) = (cache.get(&s), cache.get(&todays_default));
+            let shown = Shown(Rc::new(explore_with(
+                (&s, &live),
+                (&todays_default, &reference),
+            )));
             (shown, Rc::new(s), vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {

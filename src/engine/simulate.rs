@@ -582,13 +582,20 @@ pub fn simulate(s: &Scenario) -> Timeline {
 /// The scenario and today's default side by side, with the excess.
 pub fn explore(scenario: &Scenario) -> Exploration {
     let reference = scenario.with_todays_default();
-    explore_with(scenario, &pod_runs(scenario), &pod_runs(&reference))
+    explore_with(
+        (scenario, &pod_runs(scenario)),
+        (&reference, &pod_runs(&reference)),
+    )
 }
 
-/// `explore` from runs already made (for the scenario and for today's default).
-pub fn explore_with(scenario: &Scenario, runs: &PodRuns, reference_runs: &PodRuns) -> Exploration {
+/// `explore` from runs already made: the scenario and today's default
+/// (`scenario.with_todays_default()`), each with its runs.
+pub fn explore_with(
+    (scenario, runs): (&Scenario, &PodRuns),
+    (todays_default, reference_runs): (&Scenario, &PodRuns),
+) -> Exploration {
     let timeline = node_timeline(scenario, runs);
-    let reference = node_timeline(&scenario.with_todays_default(), reference_runs);
+    let reference = node_timeline(todays_default, reference_runs);
     let summary = Summary::of(&timeline);
     let reference_summary = Summary::of(&reference);
     Exploration {
