@@ -3,12 +3,17 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use crashloop_explorer::app::state::{Action, GroupEdit, State};
 use crashloop_explorer::chart::{draw_delays, draw_load, draw_restarts, ChartData, Series};
 use crashloop_explorer::engine::{
     explore, resolve, simulate, ExitKind, Group, KubeletConfig, Requeue, RestartPolicy, Scenario,
     ScenarioSpec, Semantics,
 };
 use plotters::prelude::*;
+use yew::Reducible;
+
+/// `scripts/bench.mjs`'s worst case.
+const WORST_QUERY: &str = "i=25ms&x=1s&h=24h0m0s&rq=expiry&g=100.0s.f.A.0s.lockstep&g=100.0s.f.A.10m0s.spread&g=50.30s.f.A.10m0s.slow&c=rapid,initial-25ms,new-default";
 
 /// Median time per call over enough calls to fill ~0.3 s.
 fn measure(name: &str, mut f: impl FnMut()) -> Duration {
@@ -125,6 +130,22 @@ fn main() {
             &script,
             86_400_000,
         ));
+    });
+    // The browser benchmark's worst case: one pods slider move, through the
+    // app's reducer (pod runs cached, node and compared scenarios redone).
+    let (shared, _) = crashloop_explorer::share::decode(WORST_QUERY);
+    let mut state = std::rc::Rc::new(State::from_parts(
+        shared.spec,
+        shared.config,
+        shared.compared,
+    ));
+    let mut pods = 60;
+    measure("app: pods slider move, browser worst case", || {
+        pods = 60 + (pods + 1) % 40;
+        state = state
+            .clone()
+            .reduce(Action::EditGroup(0, GroupEdit::Pods(pods)));
+        black_box(&state);
     });
     measure("draw 3 charts to SVG: worst case", || {
         let mut out = String::new();

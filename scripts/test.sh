@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever is missing, then runs every check: format, clippy, native
-# tests, browser tests in headless Chromium, and the release build.
+# tests, browser tests in headless Chromium, the release build, and that build
+# loaded under its Content-Security-Policy.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
@@ -21,4 +22,12 @@ with_wasm_env trunk build --release
 for f in dist/*.wasm dist/*.js; do
   printf '%-55s %8d bytes, %7d gzip\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done
+
+say "release build in headless Chromium, under its Content-Security-Policy"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT
+sleep 1
+node scripts/smoke.mjs "http://127.0.0.1:$port/"
 say "all checks passed"

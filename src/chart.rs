@@ -6,6 +6,7 @@ use plotters::chart::MeshStyle;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
 use crate::engine::{Ms, Timeline};
@@ -22,8 +23,9 @@ const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
 /// Dash (on, off) per palette index; 0 is solid.
 const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
-/// More points than this per series are folded: a chart is a few hundred pixels wide.
-const MAX_POINTS: usize = 1_600;
+/// More points than this per series are folded (each bucket keeps its low and
+/// high): a plot is some 750 CSS pixels wide, and every point is rasterized.
+const MAX_POINTS: usize = 800;
 
 pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -103,17 +105,6 @@ impl Look {
     fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
         color.stroke_width(self.px(width))
     }
-    /// A legend's sample of a series' line.
-    fn swatch(self, style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-        let w = self.px(18.0) as i32;
-        move |(x, y)| PathElement::new(vec![(x, y), (x + w, y)], style)
-    }
-    /// A legend's filled box.
-    fn patch(self, color: RGBAColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
-        let (w, h) = (self.px(18.0) as i32, self.px(5.0) as i32);
-        move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], color.filled())
-    }
-
     /// The frame every chart shares: background, caption, margins, label areas.
     fn frame<'a, DB: DrawingBackend>(
         self,
@@ -145,19 +136,64 @@ impl Look {
         mesh
     }
 
-    fn legend<'a, DB: DrawingBackend + 'a>(
+    /// The legend box in a corner of the plot. Drawn here rather than as
+    /// plotters' series labels, which measure text around the backend: in a
+    /// browser, a page layout per label.
+    fn legend<DB: DrawingBackend>(
         self,
-        chart: &mut Chart2d<'a, DB>,
-        position: SeriesLabelPosition,
+        chart: &Chart2d<'_, DB>,
+        rows: &[(String, Key)],
+        right: bool,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .label_font(self.font(12.0))
-            .background_style(self.bg().mix(0.85))
-            .border_style(self.fg().mix(0.3))
-            .draw()
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let area = chart.plotting_area().strip_coord_spec();
+        let font = self.font(12.0);
+        let mut text_w = 0;
+        for (label, _) in rows {
+            text_w = text_w.max(area.estimate_text_size(label, &font)?.0 as i32);
+        }
+        let px = |v: f64| self.px(v) as i32;
+        let (row_h, pad, key_w, gap) = (px(15.0), px(6.0), px(18.0), px(6.0));
+        let (w, h) = (
+            pad + key_w + gap + text_w + pad,
+            2 * pad + row_h * rows.len() as i32,
+        );
+        let x0 = if right {
+            area.dim_in_pixel().0 as i32 - w - px(5.0)
+        } else {
+            px(5.0)
+        };
+        let corners = [(x0, px(5.0)), (x0 + w, px(5.0) + h)];
+        area.draw(&Rectangle::new(corners, self.bg().mix(0.85).filled()))?;
+        area.draw(&Rectangle::new(
+            corners,
+            self.fg().mix(0.3).stroke_width(self.px(1.0)),
+        ))?;
+        for (i, (label, key)) in rows.iter().enumerate() {
+            let (x, y) = (x0 + pad, corners[0].1 + pad + row_h * i as i32 + row_h / 2);
+            match *key {
+                Key::Line(style) => {
+                    area.draw(&PathElement::new(vec![(x, y), (x + key_w, y)], style))?
+                }
+                Key::Patch(color) => area.draw(&Rectangle::new(
+                    [(x, y - px(5.0)), (x + key_w, y + px(5.0))],
+                    color.filled(),
+                ))?,
+            }
+            let style = font.pos(Pos::new(HPos::Left, VPos::Center));
+            area.draw(&Text::new(label.as_str(), (x + key_w + gap, y), style))?;
+        }
+        Ok(())
     }
+}
+
+/// How a legend row shows its series: a stretch of its line, or a filled box.
+#[derive(Clone, Copy)]
+enum Key {
+    Line(ShapeStyle),
+    Patch(RGBAColor),
 }
 
 /// A scenario to draw, with its label.
@@ -346,16 +382,18 @@ fn draw_lines<DB: DrawingBackend>(
         .x_label_formatter(&number_label)
         .y_label_formatter(&number_label)
         .draw()?;
+    let mut legend = vec![];
     if let Some((color, band)) = &extras.band {
         let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
         let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                upper.chain(lower).collect::<Vec<_>>(),
-                color.mix(0.22).filled(),
-            )))?
-            .label("jitter band (min–max over seeds)")
-            .legend(look.patch(color.mix(0.22)));
+        chart.draw_series(std::iter::once(Polygon::new(
+            upper.chain(lower).collect::<Vec<_>>(),
+            color.mix(0.22).filled(),
+        )))?;
+        legend.push((
+            "jitter band (min–max over seeds)".to_owned(),
+            Key::Patch(color.mix(0.22)),
+        ));
     }
     for (x0, x1) in &extras.marks {
         let h = y_max * 0.03;
@@ -366,31 +404,29 @@ fn draw_lines<DB: DrawingBackend>(
     }
     if let Some((y, label)) = &extras.limit {
         let style = look.line(LIMIT, 1.0);
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(0.0, *y), (x_max, *y)],
-                look.px(2.0),
-                look.px(3.0),
-                style,
-            ))?
-            .label(label.as_str())
-            .legend(look.swatch(style));
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, *y), (x_max, *y)],
+            look.px(2.0),
+            look.px(3.0),
+            style,
+        ))?;
+        legend.push((label.clone(), Key::Line(style)));
     }
     for line in lines {
         let style = look.line(line.color, line.width);
         let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
-        let drawn = if line.dash.0 == 0 {
-            chart.draw_series(LineSeries::new(pts, style))?
+        if line.dash.0 == 0 {
+            chart.draw_series(LineSeries::new(pts, style))?;
         } else {
             let (on, off) = (
                 look.px(f64::from(line.dash.0)),
                 look.px(f64::from(line.dash.1)),
             );
-            chart.draw_series(DashedLineSeries::new(pts, on, off, style))?
-        };
-        drawn.label(line.label).legend(look.swatch(style));
+            chart.draw_series(DashedLineSeries::new(pts, on, off, style))?;
+        }
+        legend.push((line.label, Key::Line(style)));
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    look.legend(&chart, &legend, false)?;
     area.present()?;
     Ok(Axes::of(&chart, x_max, scale))
 }
@@ -601,18 +637,16 @@ pub fn draw_windows<DB: DrawingBackend>(
         .y_label_formatter(&number_label)
         .disable_x_mesh()
         .draw()?;
-    for (gi, (name, color, counts)) in groups.iter().enumerate() {
+    let mut legend = vec![];
+    for (gi, (name, color, counts)) in groups.into_iter().enumerate() {
         let w = 0.8 / n;
-        let color = *color;
-        chart
-            .draw_series(counts.iter().enumerate().map(move |(i, &c)| {
-                let x0 = i as f64 + 0.1 + gi as f64 * w;
-                Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
-            }))?
-            .label(name.as_str())
-            .legend(look.patch(color.to_rgba()));
+        chart.draw_series(counts.iter().enumerate().map(move |(i, &c)| {
+            let x0 = i as f64 + 0.1 + gi as f64 * w;
+            Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
+        }))?;
+        legend.push((name, Key::Patch(color.to_rgba())));
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    look.legend(&chart, &legend, false)?;
     area.present()?;
     Ok(Axes::of(&chart, windows as f64, 1.0))
 }
@@ -683,7 +717,7 @@ pub fn draw_job<DB: DrawingBackend>(
         vec![(end_x, 0.0), (end_x, lanes as f64)],
         look.line(look.fg(), 2.0),
     )))?;
-    for (label, result) in [
+    let legend: Vec<(String, Key)> = [
         ("succeeded", Succeeded),
         ("failed (counted)", Failed),
         ("ignored", Ignored),
@@ -691,15 +725,12 @@ pub fn draw_job<DB: DrawingBackend>(
         ("FailJob", FailedJob),
         ("restarted in place", RestartedInPlace),
         ("running / terminated", Terminated),
-    ] {
-        if run.pods.iter().any(|p| p.result == result) {
-            chart
-                .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
-                .label(label)
-                .legend(look.patch(result_color(result).to_rgba()));
-        }
-    }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    ]
+    .into_iter()
+    .filter(|&(_, result)| run.pods.iter().any(|p| p.result == result))
+    .map(|(label, result)| (label.to_owned(), Key::Patch(result_color(result).to_rgba())))
+    .collect();
+    look.legend(&chart, &legend, true)?;
     area.present()?;
     Ok(Axes::of(&chart, x_max, axis.seconds_per_unit))
 }

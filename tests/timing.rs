@@ -154,6 +154,9 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
             // Pod i starts floor(i × k / pods) whole 10 s windows late.
             let k = g.spread_ms / LOAD_WINDOW_MS;
             let offset = i * k / u64::from(g.pods) * LOAD_WINDOW_MS;
+            if offset >= horizon {
+                continue;
+            }
             let (at, _) = pod_restarts(&PodRun {
                 backoff: s.backoff(),
                 run_ms: g.run_ms,
@@ -207,6 +210,37 @@ fn mixed_groups_equal_a_pod_by_pod_simulation() {
         assert_eq!(t.node_requests_per_window, windows, "{model:?} {requeue:?}");
         assert_eq!(t.node_restarts(), restarts);
         assert_eq!(t.pods, 15);
+    }
+    // More pods than offsets (several per offset, in two sizes), a partial
+    // last window, and a spread longer than the horizon.
+    for (pods, spread_ms, horizon_ms) in [
+        (100, 600_000, 905_000),
+        (50, 600_000, 900_000),
+        (59, 600_000, 600_000),
+        (61, 600_000, 999_999),
+        (243, 70_000, 123_456),
+        (23, 600_000, 300_000),
+        (110, 300_000, 7_200_000),
+    ] {
+        // Restarts in most windows, and in few (today's cap).
+        for (initial_ms, max_ms) in [(1_000, 20_000), (10_000, 300_000)] {
+            let s = scenario(ScenarioSpec {
+                initial_ms: Some(initial_ms),
+                max_ms: Some(max_ms),
+                groups: vec![mk("a", pods, 0, spread_ms), mk("b", 7, 3_000, 0)],
+                horizon_ms,
+                model: Semantics::Kubelet,
+                requeue: Some(Requeue::AtExpiry),
+                ..Default::default()
+            });
+            let t = simulate(&s);
+            let (windows, restarts) = brute_force(&s);
+            assert_eq!(
+                t.node_requests_per_window, windows,
+                "{pods} over {spread_ms}"
+            );
+            assert_eq!(t.node_restarts(), restarts, "{pods} over {spread_ms}");
+        }
     }
 }
 

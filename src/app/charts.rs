@@ -5,13 +5,13 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
+use super::canvas::Canvas;
 use super::state::State;
 use crate::chart::{self, Axes, ChartData, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -231,7 +231,7 @@ fn draw_chart(
         return;
     };
     size_canvas(&c, width, height);
-    let Some(backend) = CanvasBackend::with_canvas_object(c) else {
+    let Some(backend) = Canvas::new(c) else {
         return;
     };
     let area = backend.into_drawing_area();

@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -527,7 +526,7 @@ fn Gantt(p: &GanttProps) -> Html {
                 }
                 if let Some(backend) = canvas
                     .cast::<HtmlCanvasElement>()
-                    .and_then(CanvasBackend::with_canvas_object)
+                    .and_then(super::canvas::Canvas::new)
                 {
                     if let Err(e) = draw_job(&backend.into_drawing_area(), run, look) {
                         web_sys::console::error_1(&format!("drawing the Job chart: {e}").into());

@@ -2,6 +2,7 @@
 //! URL, and an embed mode for iframes. Every number comes from the engine;
 //! this maps results to Html and canvas.
 
+pub mod canvas;
 pub mod charts;
 pub mod controls;
 pub mod exports;

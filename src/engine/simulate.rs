@@ -354,26 +354,60 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 /// Adds a group's restarts to the node's windows: `pods` copies of one
 /// timeline shifted by whole windows, so the node's load is the pod's
 /// per-window counts convolved with the pods per offset. No loop over pods.
-fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &mut [u64]) {
+fn add_group_load(
+    (restarts, own): (&[Ms], &[u64]),
+    offsets: Offsets,
+    horizon: Ms,
+    per_window: &mut [u64],
+) {
     let n = per_window.len();
-    let mut own = vec![0u64; n];
-    for &t in restarts {
-        own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
-    }
-    let shifts: Vec<(usize, u64)> = (0..=offsets.windows().min(n as u64))
-        .map(|j| (j as usize, offsets.at_window(j)))
-        .filter(|&(_, c)| c > 0)
+    let counts: Vec<u64> = (0..offsets.windows().clamp(1, n as u64))
+        .map(|j| offsets.at_window(j))
         .collect();
-    for &(j, count) in &shifts {
-        for w in j..n {
-            per_window[w] += own[w - j] * count;
+    let width = counts.len();
+    // Pods per offset are all ⌊pods/k⌋ or ⌈pods/k⌉: the commoner of the two
+    // is a sliding sum over k windows, and only the others are shifted copies.
+    let low = counts.iter().copied().min().unwrap_or(0);
+    let lows = counts.iter().filter(|&&c| c == low).count();
+    let (base, others) = if 2 * lows >= width {
+        (low, width - lows)
+    } else {
+        (low + 1, lows)
+    };
+    let busy = own.iter().filter(|&&c| c > 0).count();
+    if busy * width <= n * (others + 2) {
+        // Few busy windows (a long cap): each spreads over the offsets.
+        for (m, &o) in own.iter().enumerate().filter(|&(_, &o)| o > 0) {
+            for (slot, &c) in per_window[m..].iter_mut().zip(&counts) {
+                *slot += c * o;
+            }
+        }
+    } else {
+        let mut prefix = Vec::with_capacity(n + 1);
+        prefix.push(0u64);
+        for &c in own {
+            prefix.push(prefix[prefix.len() - 1] + c);
+        }
+        for (w, slot) in per_window.iter_mut().enumerate() {
+            *slot += base * (prefix[w + 1] - prefix[(w + 1).saturating_sub(width)]);
+        }
+        // Additions first, so that the subtractions never go below zero.
+        for (j, &c) in counts.iter().enumerate().filter(|&(_, &c)| c > base) {
+            for (slot, &o) in per_window[j..].iter_mut().zip(own) {
+                *slot += (c - base) * o;
+            }
+        }
+        for (j, &c) in counts.iter().enumerate().filter(|&(_, &c)| c < base) {
+            for (slot, &o) in per_window[j..].iter_mut().zip(own) {
+                *slot -= (base - c) * o;
+            }
         }
     }
     // A partial last window holds only the shifted restarts that land before the horizon.
     let last = n - 1;
     let rem = horizon - last as u64 * LOAD_WINDOW_MS;
     if rem < LOAD_WINDOW_MS {
-        for &(j, count) in shifts.iter().filter(|&&(j, _)| j > 0 && j <= last) {
+        for (j, &count) in counts.iter().enumerate().skip(1) {
             let start = (last - j) as u64 * LOAD_WINDOW_MS;
             let (lo, hi) = (
                 restarts.partition_point(|&t| t < start + rem),
@@ -384,12 +418,16 @@ fn add_group_load(restarts: &[Ms], offsets: Offsets, horizon: Ms, per_window: &m
     }
 }
 
-/// Restarts of all a group's pods at or before `by`.
+/// Restarts of all a group's pods at or before `by`: each offset's pods
+/// count the restarts that fit before `by` once shifted.
 pub fn group_restarts_by(restarts: &[Ms], offsets: Offsets, by: Ms) -> u64 {
-    restarts
-        .iter()
-        .take_while(|&&t| t <= by)
-        .map(|&t| offsets.started_by((by - t) as i64))
+    (0..offsets.windows().max(1))
+        .map(|j| j * LOAD_WINDOW_MS)
+        .take_while(|&shift| shift <= by)
+        .map(|shift| {
+            let fit = restarts.partition_point(|&t| t <= by - shift) as u64;
+            offsets.at_window(shift / LOAD_WINDOW_MS) * fit
+        })
         .sum()
 }
 
@@ -434,6 +472,9 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
 pub struct PodRuns {
     /// Restart times and waits of each group's first pod.
     pub groups: Vec<(Vec<Ms>, Vec<Ms>)>,
+    /// Each group's first pod's restarts in each load window (the last one
+    /// partial when the horizon is not whole windows).
+    pub per_window: Vec<Vec<u64>>,
     pub band: Option<Band>,
 }
 
@@ -475,9 +516,13 @@ impl Scenario {
     }
 }
 
+fn windows_of(horizon: Ms) -> usize {
+    horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
+}
+
 /// Each group's pod, and the band.
 pub fn pod_runs(s: &Scenario) -> PodRuns {
-    let groups = s
+    let groups: Vec<(Vec<Ms>, Vec<Ms>)> = s
         .groups()
         .iter()
         .enumerate()
@@ -489,9 +534,21 @@ pub fn pod_runs(s: &Scenario) -> PodRuns {
             }
         })
         .collect();
+    let n = windows_of(s.horizon_ms());
+    let per_window = groups
+        .iter()
+        .map(|(at, _)| {
+            let mut own = vec![0u64; n];
+            for &t in at {
+                own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
+            }
+            own
+        })
+        .collect();
     let chart_group = s.spec().chart_group;
     PodRuns {
         groups,
+        per_window,
         band: s
             .groups()
             .get(chart_group)
@@ -505,25 +562,28 @@ pub fn pod_runs(s: &Scenario) -> PodRuns {
 pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let horizon = s.horizon_ms();
     let per_restart = u64::from(s.spec().requests_per_restart);
-    let windows = horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize;
+    let windows = windows_of(horizon);
     let mut restarts_per_window = vec![0u64; windows];
     let mut spread_restarts_per_window = vec![0u64; windows];
     let mut impulses: Vec<(Ms, u64)> = vec![];
+    let mut lockstep_groups = 0;
     let mut groups = Vec::with_capacity(s.groups().len());
-    let empty = (vec![], vec![]);
+    let (empty, none) = ((vec![], vec![]), vec![0; windows]);
     for (i, g) in s.groups().iter().enumerate() {
         let (at, _) = runs.groups.get(i).unwrap_or(&empty);
+        let own = runs.per_window.get(i).unwrap_or(&none);
         let offsets = Offsets {
             pods: g.pods,
             spread_ms: g.spread_ms,
         };
         let target = if offsets.windows() == 0 {
+            lockstep_groups += usize::from(!at.is_empty());
             impulses.extend(at.iter().map(|&t| (t, u64::from(g.pods) * per_restart)));
             &mut restarts_per_window
         } else {
             &mut spread_restarts_per_window
         };
-        add_group_load(at, offsets, horizon, target);
+        add_group_load((at, own), offsets, horizon, target);
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
@@ -537,7 +597,10 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             ),
         });
     }
-    impulses.sort_unstable();
+    // Each group's restarts are in time order already.
+    if lockstep_groups > 1 {
+        impulses.sort_unstable();
+    }
     let fluid: Vec<u64> = spread_restarts_per_window
         .iter()
         .map(|n| n * per_restart)

@@ -1,0 +1,80 @@
+// The release build as users get it: served from dist/, under the page's own
+// Content-Security-Policy, in headless Chromium. Fails on any policy
+// violation, console error or uncaught exception, and unless a real key press
+// on a slider changes what the page shows. Run through scripts/test.sh.
+import { chromium } from "playwright-core";
+
+const base = process.argv[2];
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+const problems = [];
+const fail = (what) => problems.push(what);
+
+async function open(query) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 2 });
+  // Injected by the browser itself, so the policy does not apply to it.
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__violations.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  page.on("console", (m) => { if (m.type() === "error") fail(`${query}: console error: ${m.text()}`); });
+  page.on("pageerror", (e) => fail(`${query}: uncaught: ${e.message}`));
+  await page.goto(base + query);
+  return page;
+}
+
+// Waits until a canvas has ink on it.
+async function inked(page, selector) {
+  await page.waitForFunction((sel) => {
+    const c = document.querySelector(sel);
+    if (!c || !c.width) return false;
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
+    return false;
+  }, selector, { timeout: 20_000 });
+}
+
+async function violations(page, query) {
+  for (const v of await page.evaluate(() => window.__violations)) fail(`${query}: CSP: ${v}`);
+}
+
+// The CrashLoopBackOff view: charts drawn, and a key press on the pods slider
+// (a trusted input event) moves the node's restart count.
+{
+  const page = await open("");
+  for (const id of ["#chart-restarts", "#chart-delays", "#chart-load", "#chart-windows"]) await inked(page, id);
+  const text = (sel) => page.locator(sel).innerText();
+  const before = [await text("#pods-value"), await text("#sum-restarts-node-all")];
+  await page.focus("#pods");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((b) => document.querySelector("#pods-value").innerText !== b, before[0]);
+  const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
+  if (after[0] !== "111" || before[0] !== "110") fail(`pods slider: ${before[0]} → ${after[0]}, expected 110 → 111`);
+  if (after[1] === before[1]) fail(`restarts on the node stayed ${before[1]} after adding a pod`);
+  await page.waitForTimeout(200);
+  await violations(page, "/");
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}`);
+  await page.close();
+}
+
+// The Job view, from a link.
+{
+  const query = "?view=job&js=exit%201";
+  const page = await open(query);
+  await inked(page, "#chart-job");
+  await page.waitForTimeout(200);
+  await violations(page, query);
+  console.log("Job view: chart drawn");
+  await page.close();
+}
+
+await browser.close();
+if (problems.length) {
+  console.error(problems.join("\n"));
+  process.exit(1);
+}
+console.log("release build: runs under its Content-Security-Policy, no errors");

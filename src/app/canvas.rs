@@ -1,0 +1,219 @@
+//! plotters' canvas backend, measuring text on the canvas and stroking in
+//! batches. plotters' own measurement on the web inserts an inline-styled
+//! span into the page and reads its size: a forced page layout per string,
+//! and an inline style the Content-Security-Policy would have to allow. And
+//! plotters-canvas strokes every grid line and every dash of a dashed series
+//! as a path of its own: hundreds of strokes (and colour strings to parse) per
+//! chart, where one per style does.
+
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+pub struct Canvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+    /// The stroke style of the path being gathered, if one is open.
+    open: Option<Stroke>,
+}
+
+/// A stroke style, comparable: colour, alpha bits and width.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stroke((u8, u8, u8), u64, u32);
+
+impl Stroke {
+    fn of<S: BackendStyle>(style: &S) -> Self {
+        let c = style.color();
+        Stroke(c.rgb, c.alpha.to_bits(), style.stroke_width())
+    }
+}
+
+type Error = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
+
+impl Canvas {
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        Some(Self {
+            inner: CanvasBackend::with_canvas_object(canvas)?,
+            context,
+            open: None,
+        })
+    }
+
+    /// Strokes the gathered path, so that what comes next paints over it.
+    fn flush(&mut self) {
+        if self.open.take().is_some() {
+            self.context.stroke();
+        }
+    }
+
+    /// Adds a polyline to the path of its style.
+    fn polyline<S: BackendStyle>(
+        &mut self,
+        points: impl IntoIterator<Item = (f64, f64)>,
+        style: &S,
+    ) {
+        if style.color().alpha == 0.0 {
+            return;
+        }
+        let stroke = Stroke::of(style);
+        if self.open != Some(stroke) {
+            self.flush();
+            let (r, g, b) = stroke.0;
+            let color = format!("rgba({r},{g},{b},{})", style.color().alpha);
+            self.context.set_stroke_style_str(&color);
+            self.context.set_line_width(f64::from(stroke.2));
+            self.context.begin_path();
+            self.open = Some(stroke);
+        }
+        let mut points = points.into_iter();
+        if let Some((x, y)) = points.next() {
+            self.context.move_to(x, y);
+            for (x, y) in points {
+                self.context.line_to(x, y);
+            }
+        }
+    }
+}
+
+impl Drop for Canvas {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// The CSS font plotters-canvas draws a style's text in.
+fn css_font<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
+}
+
+impl DrawingBackend for Canvas {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), Error> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), Error> {
+        self.flush();
+        self.inner.present()
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error> {
+        self.flush();
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), Error> {
+        // On the half pixel, so that a 1 px horizontal or vertical line is crisp
+        // (as plotters-canvas does it).
+        let (mut a, mut b) = (
+            (f64::from(from.0), f64::from(from.1)),
+            (f64::from(to.0), f64::from(to.1)),
+        );
+        if from.0 == to.0 {
+            a.0 -= 0.5;
+            b.0 -= 0.5;
+        }
+        if from.1 == to.1 {
+            a.1 -= 0.5;
+            b.1 -= 0.5;
+        }
+        self.polyline([a, b], style);
+        Ok(())
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), Error> {
+        self.flush();
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), Error> {
+        let points = path.into_iter().map(|(x, y)| (f64::from(x), f64::from(y)));
+        self.polyline(points, style);
+        Ok(())
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), Error> {
+        self.flush();
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), Error> {
+        self.flush();
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), Error> {
+        self.flush();
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), Error> {
+        self.context.set_font(&css_font(style));
+        let m = self
+            .context
+            .measure_text(text)
+            .map_err(|e| DrawingErrorKind::FontError(format!("{e:?}").into()))?;
+        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+        // The line box a span of this font would have, where the browser does
+        // not report the font's bounding box.
+        let height = if height > 0.0 {
+            height
+        } else {
+            style.size() * 1.15
+        };
+        Ok((m.width().ceil() as u32, height.ceil() as u32))
+    }
+}
