@@ -7,7 +7,10 @@ use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
 use crashloop_explorer::engine::manifest::parse_job_manifest;
-use crashloop_explorer::engine::{simulate, yaml, Requeue, Scenario, ScenarioSpec, Semantics};
+use crashloop_explorer::engine::simulate::{Offsets, LOAD_WINDOW_MS};
+use crashloop_explorer::engine::{
+    simulate, yaml, ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, Semantics,
+};
 use crashloop_explorer::share;
 use proptest::prelude::*;
 
@@ -48,6 +51,70 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 .expect("in range")
             },
         )
+}
+
+/// One group of pods started `spread_ms` apart at most, on any curve.
+fn spread_scenario() -> impl Strategy<Value = Scenario> {
+    (
+        25u64..=30_000,
+        1_000u64..=300_000,
+        0u64..=120_000,
+        60_000u64..=3_600_000,
+        1u32..=250,
+        0u64..=600_000,
+        timing(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(initial, max, run_ms, horizon, pods, spread_ms, (model, requeue), seed)| {
+                Scenario::try_from(ScenarioSpec {
+                    initial_ms: Some(initial),
+                    max_ms: Some(max),
+                    horizon_ms: horizon,
+                    groups: vec![Group {
+                        name: String::new(),
+                        pods,
+                        run_ms,
+                        exit: ExitKind::Failed,
+                        restart_policy: RestartPolicy::Always,
+                        spread_ms,
+                    }],
+                    model,
+                    requeue: Some(requeue),
+                    seed,
+                    band_seeds: 0,
+                    ..Default::default()
+                })
+                .expect("in range")
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The node's load, computed without a loop over pods, is the sum of its
+    /// pods one by one: each pod runs the group's timeline from its own start
+    /// (a shorter horizon keeps a prefix of the same restarts).
+    #[test]
+    fn spread_load_is_the_sum_of_the_pods(s in spread_scenario()) {
+        let t = simulate(&s);
+        let g = &s.groups()[0];
+        let o = Offsets { pods: g.pods, spread_ms: g.spread_ms };
+        let mut windows = vec![0u64; t.node_requests_per_window.len()];
+        let mut restarts = 0;
+        for i in 0..g.pods {
+            for &at in &t.restarts_at_ms {
+                let when = at + o.offset(i);
+                if when < s.horizon_ms() {
+                    windows[(when / LOAD_WINDOW_MS) as usize] += t.requests_per_restart;
+                    restarts += 1;
+                }
+            }
+        }
+        prop_assert_eq!(&t.node_requests_per_window, &windows);
+        prop_assert_eq!(t.node_restarts(), restarts);
+    }
 }
 
 proptest! {
