@@ -146,6 +146,16 @@ fn policy_code(p: RestartPolicy) -> &'static str {
 }
 
 /// The query string (without `?`) for a state; empty for the defaults.
+/// A duration for a dot-separated field: "1.5s" would split, "1500ms" does not.
+fn dotless_duration(ms: Ms) -> String {
+    let go = format_go_duration_ms(ms);
+    if go.contains('.') {
+        format!("{ms}ms")
+    } else {
+        go
+    }
+}
+
 pub fn encode(s: &Shared) -> String {
     let d = ScenarioSpec::default();
     let spec = &s.spec;
@@ -229,10 +239,10 @@ pub fn encode(s: &Shared) -> String {
                 format!(
                     "{}.{}.{}.{}.{}.{}",
                     g.pods,
-                    format_go_duration_ms(g.run_ms),
+                    dotless_duration(g.run_ms),
                     exit_code(g.exit),
                     policy_code(g.restart_policy),
-                    format_go_duration_ms(g.spread_ms),
+                    dotless_duration(g.spread_ms),
                     g.name
                 ),
             );

@@ -62,6 +62,15 @@ fn every_input_round_trips() {
                     restart_policy: RestartPolicy::Always,
                     spread_ms: 0,
                 },
+                // Durations Go writes with a dot, in a dot-separated field.
+                Group {
+                    name: "a.b".into(),
+                    pods: 7,
+                    run_ms: 1_500,
+                    exit: ExitKind::Failed,
+                    restart_policy: RestartPolicy::Never,
+                    spread_ms: 12_345,
+                },
             ],
             chart_group: 1,
             horizon_ms: 7_200_000,
