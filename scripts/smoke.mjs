@@ -55,9 +55,14 @@ async function violations(page, query) {
   const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
   if (after[0] !== "111" || before[0] !== "110") fail(`pods slider: ${before[0]} → ${after[0]}, expected 110 → 111`);
   if (after[1] === before[1]) fail(`restarts on the node stayed ${before[1]} after adding a pod`);
+  // The SVG export is drawn by the same code, into a download link.
+  await page.click("#download-api-load-svg");
+  const href = await page.getAttribute("#download-api-load-svg", "href");
+  const svg = href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : href;
+  if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`SVG export: ${svg.slice(0, 200)}`);
   await page.waitForTimeout(200);
   await violations(page, "/");
-  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}`);
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes`);
   await page.close();
 }
 

@@ -7,6 +7,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingErrorKind};
 
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
 use crate::engine::{Ms, Timeline};
@@ -174,8 +175,15 @@ impl Look {
         for (i, (label, key)) in rows.iter().enumerate() {
             let (x, y) = (x0 + pad, corners[0].1 + pad + row_h * i as i32 + row_h / 2);
             match *key {
-                Key::Line(style) => {
-                    area.draw(&PathElement::new(vec![(x, y), (x + key_w, y)], style))?
+                // Dashed as the series is, so the legend reads without colour.
+                Key::Line(style, (on, off)) => {
+                    let step = if on == 0 { key_w } else { on as i32 };
+                    let mut from = x;
+                    while from < x + key_w {
+                        let to = (from + step).min(x + key_w);
+                        area.draw(&PathElement::new(vec![(from, y), (to, y)], style))?;
+                        from = to + off as i32;
+                    }
                 }
                 Key::Patch(color) => area.draw(&Rectangle::new(
                     [(x, y - px(5.0)), (x + key_w, y + px(5.0))],
@@ -189,11 +197,119 @@ impl Look {
     }
 }
 
-/// How a legend row shows its series: a stretch of its line, or a filled box.
+/// How a legend row shows its series: a stretch of its line (with its dashes
+/// on and off, in backend pixels; 0 on is solid), or a filled box.
 #[derive(Clone, Copy)]
 enum Key {
-    Line(ShapeStyle),
+    Line(ShapeStyle, (u32, u32)),
     Patch(RGBAColor),
+}
+
+/// Measures text where a backend's own measurement will not do: plotters'
+/// on the web inserts an inline-styled span into the page and reads its size,
+/// which forces a page layout per string and which the app's
+/// Content-Security-Policy refuses.
+pub trait MeasureText {
+    /// Width and height in pixels of `text` in the CSS font `font`, of `size` px.
+    fn text_size(&self, text: &str, font: &str, size: f64) -> (u32, u32);
+}
+
+/// A text style as a CSS font, as plotters' canvas and SVG backends write it.
+pub fn css_font<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
+}
+
+/// A backend whose text `measure` measures; all else as the backend does it.
+pub struct Measured<'m, DB> {
+    pub backend: DB,
+    pub measure: &'m dyn MeasureText,
+}
+
+type BackendResult<DB> = Result<(), DrawingErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+impl<DB: DrawingBackend> DrawingBackend for Measured<'_, DB> {
+    type ErrorType = DB::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.backend.get_size()
+    }
+    fn ensure_prepared(&mut self) -> BackendResult<DB> {
+        self.backend.ensure_prepared()
+    }
+    fn present(&mut self) -> BackendResult<DB> {
+        self.backend.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> BackendResult<DB> {
+        self.backend.draw_pixel(point, color)
+    }
+    fn draw_line<S: plotters_backend::BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> BackendResult<DB> {
+        self.backend.draw_line(from, to, style)
+    }
+    fn draw_rect<S: plotters_backend::BackendStyle>(
+        &mut self,
+        corner: BackendCoord,
+        opposite: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> BackendResult<DB> {
+        self.backend.draw_rect(corner, opposite, style, fill)
+    }
+    fn draw_path<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> BackendResult<DB> {
+        self.backend.draw_path(path, style)
+    }
+    fn draw_circle<S: plotters_backend::BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> BackendResult<DB> {
+        self.backend.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vertices: I,
+        style: &S,
+    ) -> BackendResult<DB> {
+        self.backend.fill_polygon(vertices, style)
+    }
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> BackendResult<DB> {
+        self.backend.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+        Ok(self.measure.text_size(text, &css_font(style), style.size()))
+    }
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> BackendResult<DB> {
+        self.backend.blit_bitmap(pos, size, src)
+    }
 }
 
 /// A scenario to draw, with its label.
@@ -403,28 +519,28 @@ fn draw_lines<DB: DrawingBackend>(
         )))?;
     }
     if let Some((y, label)) = &extras.limit {
-        let style = look.line(LIMIT, 1.0);
+        let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));
         chart.draw_series(DashedLineSeries::new(
             [(0.0, *y), (x_max, *y)],
-            look.px(2.0),
-            look.px(3.0),
+            on,
+            off,
             style,
         ))?;
-        legend.push((label.clone(), Key::Line(style)));
+        legend.push((label.clone(), Key::Line(style, (on, off))));
     }
     for line in lines {
         let style = look.line(line.color, line.width);
         let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
-        if line.dash.0 == 0 {
+        let dash = match line.dash {
+            (0, _) => (0, 0),
+            (on, off) => (look.px(f64::from(on)), look.px(f64::from(off))),
+        };
+        if dash.0 == 0 {
             chart.draw_series(LineSeries::new(pts, style))?;
         } else {
-            let (on, off) = (
-                look.px(f64::from(line.dash.0)),
-                look.px(f64::from(line.dash.1)),
-            );
-            chart.draw_series(DashedLineSeries::new(pts, on, off, style))?;
+            chart.draw_series(DashedLineSeries::new(pts, dash.0, dash.1, style))?;
         }
-        legend.push((line.label, Key::Line(style)));
+        legend.push((line.label, Key::Line(style, dash)));
     }
     look.legend(&chart, &legend, false)?;
     area.present()?;

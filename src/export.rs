@@ -3,7 +3,11 @@
 
 use plotters::prelude::*;
 
-use crate::chart::{draw_delays, draw_load, draw_restarts, draw_windows, ChartData};
+use plotters::coord::Shift;
+
+use crate::chart::{
+    draw_delays, draw_load, draw_restarts, draw_windows, ChartData, MeasureText, Measured,
+};
 use crate::engine::config::KubeletConfig;
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
@@ -73,25 +77,43 @@ pub fn csv(e: &Exploration) -> String {
     out
 }
 
-/// One chart as an SVG document.
-pub fn svg(chart: ChartName, data: &ChartData) -> String {
+/// One chart as an SVG document; `measure` measures its text where plotters'
+/// own measurement will not do (in a browser).
+pub fn svg(chart: ChartName, data: &ChartData, measure: Option<&dyn MeasureText>) -> String {
     let mut out = String::new();
     {
-        let area = SVGBackend::with_string(&mut out, (720, 300)).into_drawing_area();
-        let drawn = match chart {
-            ChartName::Restarts => draw_restarts(&area, data),
-            ChartName::Delays => draw_delays(&area, data),
-            ChartName::Load => draw_load(&area, data),
-            ChartName::Windows => draw_windows(&area, data),
+        let backend = SVGBackend::with_string(&mut out, (720, 300));
+        let drawn = match measure {
+            Some(measure) => draw(
+                chart,
+                data,
+                &Measured { backend, measure }.into_drawing_area(),
+            ),
+            None => draw(chart, data, &backend.into_drawing_area()),
         };
-        if let Err(e) = drawn.map(|_| ()) {
+        if let Err(e) = drawn {
             return format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>",
-                escape(&e.to_string())
+                escape(&e)
             );
         }
     }
     out
+}
+
+fn draw<DB: DrawingBackend>(
+    chart: ChartName,
+    data: &ChartData,
+    area: &DrawingArea<DB, Shift>,
+) -> Result<(), String> {
+    match chart {
+        ChartName::Restarts => draw_restarts(area, data),
+        ChartName::Delays => draw_delays(area, data),
+        ChartName::Load => draw_load(area, data),
+        ChartName::Windows => draw_windows(area, data),
+    }
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }
 
 fn escape(s: &str) -> String {

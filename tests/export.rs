@@ -55,7 +55,7 @@ fn svg_is_the_same_drawing() {
         look: Default::default(),
     };
     for c in ChartName::ALL {
-        let doc = svg(c, &data);
+        let doc = svg(c, &data, None);
         assert!(
             doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"),
             "{c:?}"

@@ -1,24 +1,63 @@
-//! plotters' canvas backend, measuring text on the canvas and stroking in
-//! batches. plotters' own measurement on the web inserts an inline-styled
-//! span into the page and reads its size: a forced page layout per string,
-//! and an inline style the Content-Security-Policy would have to allow. And
-//! plotters-canvas strokes every grid line and every dash of a dashed series
-//! as a path of its own: hundreds of strokes (and colour strings to parse) per
-//! chart, where one per style does.
+//! plotters' canvas backend, measuring text on the canvas (see
+//! `chart::MeasureText`) and stroking in batches: plotters-canvas strokes
+//! every grid line and every dash of a dashed series as a path of its own,
+//! hundreds of strokes (and colour strings to parse) per chart, where one per
+//! style does.
 
 use plotters::prelude::*;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
+
+use crate::chart::{css_font, MeasureText};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 pub struct Canvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    text: CanvasText,
     /// The stroke style of the path being gathered, if one is open.
     open: Option<Stroke>,
+}
+
+/// Text measured on a canvas context (`measureText`), not in the page.
+pub struct CanvasText(CanvasRenderingContext2d);
+
+impl CanvasText {
+    /// On a canvas that is never shown, for the SVG export.
+    pub fn offscreen() -> Option<Self> {
+        let canvas = web_sys::window()?
+            .document()?
+            .create_element("canvas")
+            .ok()?
+            .dyn_into::<HtmlCanvasElement>()
+            .ok()?;
+        context_2d(&canvas).map(Self)
+    }
+}
+
+impl MeasureText for CanvasText {
+    fn text_size(&self, text: &str, font: &str, size: f64) -> (u32, u32) {
+        self.0.set_font(font);
+        let Ok(m) = self.0.measure_text(text) else {
+            return (0, 0);
+        };
+        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+        // The line box a span of this font would have, where the browser does
+        // not report the font's bounding box.
+        let height = if height > 0.0 { height } else { size * 1.15 };
+        (m.width().ceil() as u32, height.ceil() as u32)
+    }
+}
+
+fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
 }
 
 /// A stroke style, comparable: colour, alpha bits and width.
@@ -36,13 +75,10 @@ type Error = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
 
 impl Canvas {
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
+        let context = context_2d(&canvas)?;
         Some(Self {
             inner: CanvasBackend::with_canvas_object(canvas)?,
+            text: CanvasText(context.clone()),
             context,
             open: None,
         })
@@ -88,16 +124,6 @@ impl Drop for Canvas {
     fn drop(&mut self) {
         self.flush();
     }
-}
-
-/// The CSS font plotters-canvas draws a style's text in.
-fn css_font<S: BackendTextStyle>(style: &S) -> String {
-    format!(
-        "{} {}px {}",
-        style.style().as_str(),
-        style.size(),
-        style.family().as_str()
-    )
 }
 
 impl DrawingBackend for Canvas {
@@ -201,19 +227,6 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), Error> {
-        self.context.set_font(&css_font(style));
-        let m = self
-            .context
-            .measure_text(text)
-            .map_err(|e| DrawingErrorKind::FontError(format!("{e:?}").into()))?;
-        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
-        // The line box a span of this font would have, where the browser does
-        // not report the font's bounding box.
-        let height = if height > 0.0 {
-            height
-        } else {
-            style.size() * 1.15
-        };
-        Ok((m.width().ceil() as u32, height.ceil() as u32))
+        Ok(self.text.text_size(text, &css_font(style), style.size()))
     }
 }

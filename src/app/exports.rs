@@ -56,7 +56,9 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                     series: super::charts::series_of(&state),
                     look: crate::chart::Look::default(),
                 };
-                data_url("image/svg+xml", &svg(c, &data))
+                let text = super::canvas::CanvasText::offscreen();
+                let measure = text.as_ref().map(|t| t as &dyn crate::chart::MeasureText);
+                data_url("image/svg+xml", &svg(c, &data, measure))
             })
         };
         let canvas_id = match c {
