@@ -27,6 +27,8 @@ const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// More points than this per series are folded (each bucket keeps its low and
 /// high): a plot is some 750 CSS pixels wide, and every point is rasterized.
 const MAX_POINTS: usize = 800;
+/// Lines with more points than this are drawn thin.
+const DENSE_POINTS: usize = 400;
 
 pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -529,7 +531,14 @@ fn draw_lines<DB: DrawingBackend>(
         legend.push((label.clone(), Key::Line(style, (on, off))));
     }
     for line in lines {
-        let style = look.line(line.color, line.width);
+        // A dense trace is as legible 1 px wide, and a wider one is many
+        // times the rasterizing (a software-rendered canvas feels it).
+        let width = if line.points.len() > DENSE_POINTS {
+            line.width.min(1.0)
+        } else {
+            line.width
+        };
+        let style = look.line(line.color, width);
         let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
         let dash = match line.dash {
             (0, _) => (0, 0),

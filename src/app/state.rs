@@ -98,26 +98,34 @@ pub enum GroupEdit {
 }
 
 /// Pod runs already made, by what they depend on: a slider that only changes
-/// the node (pods, spread, API limits) reuses them, band and all.
+/// the node (pods, spread, API limits) reuses them, band and all, and a
+/// slider dragged back and forth finds the runs of the stops it passed.
 #[derive(Debug, Clone, Default)]
 pub struct RunCache(Rc<std::cell::RefCell<Vec<Cached>>>);
 
 type Cached = (PodKey, Rc<PodRuns>);
 
-/// Live, today's default and three compared, with their previous values.
-const CACHED_RUNS: usize = 12;
+/// What the cache may hold: a day at a 1 s cap is some 4 MB of runs, and
+/// most scenarios a few KB.
+const CACHE_BYTES: usize = 32 << 20;
+const CACHE_ENTRIES: usize = 64;
 
 impl RunCache {
     pub fn get(&self, s: &Scenario) -> Rc<PodRuns> {
         let key = s.pod_key();
-        if let Some((_, hit)) = self.0.borrow().iter().find(|(k, _)| *k == key) {
-            return hit.clone();
+        let mut cache = self.0.borrow_mut();
+        // Most recently used last.
+        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+            let hit = cache.remove(i);
+            let runs = hit.1.clone();
+            cache.push(hit);
+            return runs;
         }
         let runs = Rc::new(pod_runs(s));
-        let mut cache = self.0.borrow_mut();
         cache.push((key, runs.clone()));
-        if cache.len() > CACHED_RUNS {
-            cache.remove(0);
+        let mut bytes: usize = cache.iter().map(|(_, r)| r.bytes()).sum();
+        while cache.len() > 1 && (bytes > CACHE_BYTES || cache.len() > CACHE_ENTRIES) {
+            bytes -= cache.remove(0).1.bytes();
         }
         runs
     }
@@ -437,3 +445,41 @@ pub const GATES: [&str; 2] = [
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_seed(seed: u64) -> Scenario {
+        Scenario::try_from(ScenarioSpec {
+            seed,
+            ..Default::default()
+        })
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_run_cache_keeps_what_was_used_last() {
+        let cache = RunCache::default();
+        let first = cache.get(&with_seed(0));
+        assert!(Rc::ptr_eq(&first, &cache.get(&with_seed(0))));
+        // Fill the cache past its entry limit, touching the first one halfway.
+        for seed in 1..CACHE_ENTRIES as u64 + 10 {
+            cache.get(&with_seed(seed));
+            if seed == CACHE_ENTRIES as u64 / 2 {
+                cache.get(&with_seed(0));
+            }
+        }
+        assert_eq!(cache.0.borrow().len(), CACHE_ENTRIES);
+        assert!(
+            Rc::ptr_eq(&first, &cache.get(&with_seed(0))),
+            "evicted while in use"
+        );
+        let held = |seed| {
+            let key = with_seed(seed).pod_key();
+            cache.0.borrow().iter().any(|(k, _)| *k == key)
+        };
+        assert!(!held(1), "the least recently used goes first");
+        assert!(held(CACHE_ENTRIES as u64 + 9));
+    }
+}

@@ -478,6 +478,16 @@ pub struct PodRuns {
     pub band: Option<Band>,
 }
 
+impl PodRuns {
+    /// Roughly the memory the runs hold.
+    pub fn bytes(&self) -> usize {
+        let restarts: usize = self.groups.iter().map(|(at, d)| at.len() + d.len()).sum();
+        let windows: usize = self.per_window.iter().map(Vec::len).sum();
+        let band = self.band.as_ref().map_or(0, |b| 3 * b.times_ms.len());
+        8 * (restarts + windows + band)
+    }
+}
+
 /// What `PodRuns` depend on: equal keys give equal runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodKey {
