@@ -216,6 +216,18 @@ pub trait MeasureText {
     fn text_size(&self, text: &str, font: &str, size: f64) -> (u32, u32);
 }
 
+/// plotters' own measurement, for where there is no page (native tests and tools).
+pub struct FontText;
+
+impl MeasureText for FontText {
+    fn text_size(&self, text: &str, _font: &str, size: f64) -> (u32, u32) {
+        ("sans-serif", size)
+            .into_font()
+            .box_size(text)
+            .unwrap_or((0, 0))
+    }
+}
+
 /// A text style as a CSS font, as plotters' canvas and SVG backends write it.
 pub fn css_font<S: BackendTextStyle>(style: &S) -> String {
     format!(

@@ -77,21 +77,14 @@ pub fn csv(e: &Exploration) -> String {
     out
 }
 
-/// One chart as an SVG document; `measure` measures its text where plotters'
-/// own measurement will not do (in a browser).
-pub fn svg(chart: ChartName, data: &ChartData, measure: Option<&dyn MeasureText>) -> String {
+/// One chart as an SVG document, its text measured by `measure` (in a
+/// browser, not plotters' own way: see `MeasureText`).
+pub fn svg(chart: ChartName, data: &ChartData, measure: &dyn MeasureText) -> String {
     let mut out = String::new();
     {
         let backend = SVGBackend::with_string(&mut out, (720, 300));
-        let drawn = match measure {
-            Some(measure) => draw(
-                chart,
-                data,
-                &Measured { backend, measure }.into_drawing_area(),
-            ),
-            None => draw(chart, data, &backend.into_drawing_area()),
-        };
-        if let Err(e) = drawn {
+        let area = Measured { backend, measure }.into_drawing_area();
+        if let Err(e) = draw(chart, data, &area) {
             return format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>",
                 escape(&e)

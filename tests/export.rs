@@ -1,7 +1,7 @@
 //! CSV, SVG and configuration snippets.
 #![cfg(not(target_arch = "wasm32"))]
 
-use crashloop_explorer::chart::{ChartData, Series};
+use crashloop_explorer::chart::{ChartData, FontText, Series};
 use crashloop_explorer::engine::{explore, KubeletConfig, Scenario};
 use crashloop_explorer::export::{
     csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName,
@@ -55,7 +55,7 @@ fn svg_is_the_same_drawing() {
         look: Default::default(),
     };
     for c in ChartName::ALL {
-        let doc = svg(c, &data, None);
+        let doc = svg(c, &data, &FontText);
         assert!(
             doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"),
             "{c:?}"

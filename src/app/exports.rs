@@ -56,9 +56,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                     series: super::charts::series_of(&state),
                     look: crate::chart::Look::default(),
                 };
-                let text = super::canvas::CanvasText::offscreen();
-                let measure = text.as_ref().map(|t| t as &dyn crate::chart::MeasureText);
-                data_url("image/svg+xml", &svg(c, &data, measure))
+                // Without a canvas to measure on, plotters' own way still makes the file.
+                let svg = match super::canvas::CanvasText::offscreen() {
+                    Some(text) => svg(c, &data, &text),
+                    None => svg(c, &data, &crate::chart::FontText),
+                };
+                data_url("image/svg+xml", &svg)
             })
         };
         let canvas_id = match c {
