@@ -9,10 +9,10 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
-
-use crate::chart::{css_font, MeasureText};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use crate::chart::{css_font, MeasureText};
 
 pub struct Canvas {
     inner: CanvasBackend,

@@ -530,6 +530,15 @@ fn windows_of(horizon: Ms) -> usize {
     horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
 }
 
+/// Restarts in each of `n` load windows.
+fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
+    let mut own = vec![0u64; n];
+    for &t in restarts {
+        own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
+    }
+    own
+}
+
 /// Each group's pod, and the band.
 pub fn pod_runs(s: &Scenario) -> PodRuns {
     let groups: Vec<(Vec<Ms>, Vec<Ms>)> = s
@@ -545,16 +554,7 @@ pub fn pod_runs(s: &Scenario) -> PodRuns {
         })
         .collect();
     let n = windows_of(s.horizon_ms());
-    let per_window = groups
-        .iter()
-        .map(|(at, _)| {
-            let mut own = vec![0u64; n];
-            for &t in at {
-                own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
-            }
-            own
-        })
-        .collect();
+    let per_window = groups.iter().map(|(at, _)| per_window(at, n)).collect();
     let chart_group = s.spec().chart_group;
     PodRuns {
         groups,
@@ -578,10 +578,14 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let mut impulses: Vec<(Ms, u64)> = vec![];
     let mut lockstep_groups = 0;
     let mut groups = Vec::with_capacity(s.groups().len());
-    let (empty, none) = ((vec![], vec![]), vec![0; windows]);
+    let empty = (vec![], vec![]);
     for (i, g) in s.groups().iter().enumerate() {
         let (at, _) = runs.groups.get(i).unwrap_or(&empty);
-        let own = runs.per_window.get(i).unwrap_or(&none);
+        // Runs made for another horizon are binned again rather than misread.
+        let own = match runs.per_window.get(i) {
+            Some(own) if own.len() == windows => std::borrow::Cow::Borrowed(own),
+            _ => std::borrow::Cow::Owned(per_window(at, windows)),
+        };
         let offsets = Offsets {
             pods: g.pods,
             spread_ms: g.spread_ms,
@@ -593,7 +597,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         } else {
             &mut spread_restarts_per_window
         };
-        add_group_load((at, own), offsets, horizon, target);
+        add_group_load((at, &own), offsets, horizon, target);
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
