@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 use crashloop_explorer::app::state::{Action, GroupEdit, State};
 use crashloop_explorer::chart::{draw_delays, draw_load, draw_restarts, ChartData, Series};
 use crashloop_explorer::engine::{
-    explore, resolve, simulate, ExitKind, Group, KubeletConfig, Requeue, RestartPolicy, Scenario,
-    ScenarioSpec, Semantics,
+    explore, resolve, simulate, Group, KubeletConfig, Requeue, Scenario, ScenarioSpec, Semantics,
 };
 use plotters::prelude::*;
 use yew::Reducible;
@@ -86,14 +85,6 @@ fn main() {
     });
     // Issue 3's worst case: jittered requeues with an 8-seed band, and a mix
     // of lockstep and spread groups.
-    let group = |pods, run_ms, spread_ms| Group {
-        name: String::new(),
-        pods,
-        run_ms,
-        exit: ExitKind::Failed,
-        restart_policy: RestartPolicy::Always,
-        spread_ms,
-    };
     for pods in [10, 100] {
         let mixed = Scenario::try_from(ScenarioSpec {
             initial_ms: Some(25),
@@ -102,9 +93,9 @@ fn main() {
             model: Semantics::Kubelet,
             requeue: Some(Requeue::AtExpiry),
             groups: vec![
-                group(pods, 0, 0),
-                group(pods, 0, 600_000),
-                group(50, 30_000, 600_000),
+                Group::crash_looping(pods, 0, 0),
+                Group::crash_looping(pods, 0, 600_000),
+                Group::crash_looping(50, 30_000, 600_000),
             ],
             ..Default::default()
         })

@@ -9,7 +9,7 @@ use crashloop_explorer::engine::job::{
 use crashloop_explorer::engine::manifest::parse_job_manifest;
 use crashloop_explorer::engine::simulate::{Offsets, LOAD_WINDOW_MS};
 use crashloop_explorer::engine::{
-    simulate, yaml, ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, Semantics,
+    simulate, yaml, Group, Requeue, Scenario, ScenarioSpec, Semantics,
 };
 use crashloop_explorer::share;
 use proptest::prelude::*;
@@ -42,14 +42,7 @@ fn scenario_spread(spread_ms: RangeInclusive<u64>) -> impl Strategy<Value = Scen
                     initial_ms: Some(initial),
                     max_ms: Some(max),
                     horizon_ms: horizon,
-                    groups: vec![Group {
-                        name: String::new(),
-                        pods,
-                        run_ms,
-                        exit: ExitKind::Failed,
-                        restart_policy: RestartPolicy::Always,
-                        spread_ms,
-                    }],
+                    groups: vec![Group::crash_looping(pods, run_ms, spread_ms)],
                     model,
                     requeue: Some(requeue),
                     seed,

@@ -180,11 +180,7 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
 fn mixed_groups_equal_a_pod_by_pod_simulation() {
     let mk = |name: &str, pods, run_ms, spread_ms| Group {
         name: name.into(),
-        pods,
-        run_ms,
-        exit: ExitKind::Failed,
-        restart_policy: RestartPolicy::Always,
-        spread_ms,
+        ..Group::crash_looping(pods, run_ms, spread_ms)
     };
     for (model, requeue) in [
         (Semantics::Kep, Requeue::Ideal),

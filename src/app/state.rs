@@ -379,11 +379,7 @@ impl Reducible for State {
                 let n = groups.len() + 1;
                 groups.push(Group {
                     name: format!("group {n}"),
-                    pods: 10,
-                    run_ms: 30_000,
-                    exit: ExitKind::Failed,
-                    restart_policy: RestartPolicy::Always,
-                    spread_ms: 60_000,
+                    ..Group::crash_looping(10, 30_000, 60_000)
                 });
             }
             Action::RemoveGroup(i) => {

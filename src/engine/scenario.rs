@@ -105,6 +105,20 @@ pub struct Group {
     pub spread_ms: Ms,
 }
 
+impl Group {
+    /// Unnamed pods whose container fails and restarts (`restartPolicy: Always`).
+    pub fn crash_looping(pods: u32, run_ms: Ms, spread_ms: Ms) -> Self {
+        Group {
+            name: String::new(),
+            pods,
+            run_ms,
+            exit: ExitKind::Failed,
+            restart_policy: RestartPolicy::Always,
+            spread_ms,
+        }
+    }
+}
+
 /// The scenario as JSON carries it. The curve is custom (`initialMs`,
 /// `maxMs`, …) or a `config` to resolve, never both; the node is `pods` and
 /// `runMs` (one lockstep group) or `groups`, never both.

@@ -157,6 +157,14 @@ impl Offsets {
         let at = (j * LOAD_WINDOW_MS) as i64;
         self.started_by(at) - self.started_by(at - 1)
     }
+
+    /// Pods per offset, 0 to k − 1 windows late, for `n` windows of horizon
+    /// (offsets at or past it start no pod within it).
+    pub fn per_offset(self, n: usize) -> Vec<u64> {
+        (0..self.windows().clamp(1, n as u64))
+            .map(|j| self.at_window(j))
+            .collect()
+    }
 }
 
 /// A group's restarts, counted for its pods.
@@ -356,14 +364,11 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 /// per-window counts convolved with the pods per offset. No loop over pods.
 fn add_group_load(
     (restarts, own): (&[Ms], &[u64]),
-    offsets: Offsets,
+    counts: &[u64],
     horizon: Ms,
     per_window: &mut [u64],
 ) {
     let n = per_window.len();
-    let counts: Vec<u64> = (0..offsets.windows().clamp(1, n as u64))
-        .map(|j| offsets.at_window(j))
-        .collect();
     let width = counts.len();
     // Pods per offset are all ⌊pods/k⌋ or ⌈pods/k⌉: the commoner of the two
     // is a sliding sum over k windows, and only the others are shifted copies.
@@ -378,7 +383,7 @@ fn add_group_load(
     if busy * width <= n * (others + 2) {
         // Few busy windows (a long cap): each spreads over the offsets.
         for (m, &o) in own.iter().enumerate().filter(|&(_, &o)| o > 0) {
-            for (slot, &c) in per_window[m..].iter_mut().zip(&counts) {
+            for (slot, &c) in per_window[m..].iter_mut().zip(counts) {
                 *slot += c * o;
             }
         }
@@ -418,16 +423,15 @@ fn add_group_load(
     }
 }
 
-/// Restarts of all a group's pods at or before `by`: each offset's pods
-/// count the restarts that fit before `by` once shifted.
-pub fn group_restarts_by(restarts: &[Ms], offsets: Offsets, by: Ms) -> u64 {
-    (0..offsets.windows().max(1))
-        .map(|j| j * LOAD_WINDOW_MS)
-        .take_while(|&shift| shift <= by)
-        .map(|shift| {
-            let fit = restarts.partition_point(|&t| t <= by - shift) as u64;
-            offsets.at_window(shift / LOAD_WINDOW_MS) * fit
-        })
+/// Restarts of all a group's pods at or before `by`, with `counts` pods per
+/// offset (`Offsets::per_offset`): each offset's pods count the restarts that
+/// fit before `by` once shifted.
+pub fn group_restarts_by(restarts: &[Ms], counts: &[u64], by: Ms) -> u64 {
+    counts
+        .iter()
+        .zip((0..).map(|j| j * LOAD_WINDOW_MS))
+        .take_while(|&(_, shift)| shift <= by)
+        .map(|(&count, shift)| count * restarts.partition_point(|&t| t <= by - shift) as u64)
         .sum()
 }
 
@@ -597,16 +601,17 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         } else {
             &mut spread_restarts_per_window
         };
-        add_group_load((at, &own), offsets, horizon, target);
+        let counts = offsets.per_offset(windows);
+        add_group_load((at, &own), &counts, horizon, target);
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
             restarts: g.restart_policy.restarts(g.exit),
             restarts_per_pod: at.len() as u64,
-            restarts_all_pods: group_restarts_by(at, offsets, horizon - 1),
+            restarts_all_pods: group_restarts_by(at, &counts, horizon - 1),
             restarts_all_pods_first5m: group_restarts_by(
                 at,
-                offsets,
+                &counts,
                 FIRST_MINUTES_MS.min(horizon - 1),
             ),
         });
