@@ -108,7 +108,7 @@ fn main() {
         );
     }
     // The Job view: 8 indexes, a policy, a script that retries to the limit.
-    let job = crashloop_explorer::engine::manifest::parse_job_manifest(
+    let job = crashloop_explorer::formats::manifest::parse_job_manifest(
         "kind: Job\nspec:\n  completions: 8\n  parallelism: 8\n  completionMode: Indexed\n  backoffLimitPerIndex: 6\n  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: main}]\n",
     )
     .expect("manifest")

@@ -351,8 +351,18 @@ fn reset_after_a_long_run() {
     let t = simulate(&Scenario::try_from(spec.clone()).unwrap());
     assert!(t.delays_ms.iter().all(|&d| d == 0));
     spec.run_ms = Some(120_000);
+    let t = simulate(&Scenario::try_from(spec.clone()).unwrap());
+    // 120 s is not longer than the threshold, so no exit resets the curve,
+    // but the housekeeping GC (every 2 s) drops the entry once 120 s have
+    // passed since the last restart: restart at 120 (lastUpdate 120); exit 240,
+    // wait 1 s → 241; exit 361, the 2 s wait would end at 363 but the entry
+    // goes at the 362 s pass → start at 362 on a fresh curve (1 s); and so on.
+    assert_eq!(secs(&t.restarts_at_ms[..4]), [120, 241, 362, 483]);
+    assert_eq!(t.delays_ms[..4], [0, 1_000, 1_000, 1_000]);
+    // The KEP model has no GC: the curve doubles.
+    spec.model = Semantics::Kep;
     let t = simulate(&Scenario::try_from(spec).unwrap());
-    assert_eq!(secs(&t.delays_ms[..4]), [0, 1, 2, 4]);
+    assert_eq!(secs(&t.delays_ms[..4]), [1, 2, 4, 8]);
 }
 
 #[test]

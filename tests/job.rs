@@ -6,7 +6,7 @@ use crashloop_explorer::engine::job::{
     compress_indexes, run_job, Attempt, ConditionType, FailureScript, JobManifest, JobRun,
     PodResult, ValidJob, DEFAULT_HORIZON_MS,
 };
-use crashloop_explorer::engine::manifest::{job_manifest_yaml, parse_job_manifest};
+use crashloop_explorer::formats::manifest::{job_manifest_yaml, parse_job_manifest};
 
 fn manifest(yaml: &str) -> JobManifest {
     parse_job_manifest(yaml).expect("parses")
@@ -149,17 +149,15 @@ fn validation_in_the_api_servers_words() {
 }
 
 // DefaultJobPodFailureBackOff 10 s, doubling: a pod runs 30 s, fails, and the
-// next starts 10, 20, 40 … s after; the 7th failure exceeds backoffLimit 6.
+// next starts 10, 20, 40 … s after; the 7th failure exceeds backoffLimit 6 and
+// ends the Job, so no wait follows it (pkg/controller/job/backoff_utils.go).
 #[test]
 fn replacement_backoff_and_backoff_limit() {
     let r = run(
         &with("  backoffLimit: 6\n"),
         &FailureScript::always_fail("main"),
     );
-    assert_eq!(
-        secs(&r.replacement_delays_ms),
-        [10, 20, 40, 80, 160, 320, 600]
-    );
+    assert_eq!(secs(&r.replacement_delays_ms), [10, 20, 40, 80, 160, 320]);
     let starts: Vec<u64> = r.pods.iter().map(|p| p.start_ms / 1000).collect();
     assert_eq!(starts, [0, 40, 90, 160, 270, 460, 810]);
     assert_eq!(r.failed, 7);
@@ -252,9 +250,15 @@ fn story_2_disruptions_are_ignored() {
     assert!(r.pods[..10]
         .iter()
         .all(|p| p.result == PodResult::Ignored && p.rule == Some(0)));
-    // Ignored failures are replaced at once: no backoff.
-    assert!(r.replacement_delays_ms.is_empty());
-    assert_eq!(r.condition.at_ms, 11 * 30_000);
+    // Ignored failures are not counted but still back off (k/k#130881):
+    // n = 1..10 failures since the last success wait 10 s·2^(n−1), capped at
+    // 10 min: 10, 20, 40, 80, 160, 320, 600, 600, 600, 600 s; 11 runs of 30 s.
+    assert_eq!(
+        secs(&r.replacement_delays_ms),
+        [10, 20, 40, 80, 160, 320, 600, 600, 600, 600]
+    );
+    assert!(r.waits.iter().all(|w| w.after_ignored));
+    assert_eq!(r.condition.at_ms, (11 * 30 + 2_430 + 600) * 1_000);
     // Rule order matters: with FailJob first, the killed containers' 137 matches it.
     let reversed = with(
         "  podFailurePolicy:
@@ -350,26 +354,57 @@ fn backoff_limit_per_index() {
     assert!(r.pods.iter().all(|p| p.result == PodResult::FailedIndex));
 }
 
-// OnFailure: the kubelet restarts the container in place (at once, then 10, 20 … s),
-// and each restart counts toward backoffLimit.
+// OnFailure: the kubelet restarts the container in place (at once, then 10, 20 … s);
+// the Job fails when the summed restartCount reaches backoffLimit
+// (`pastBackoffLimitOnFailure`, `>=`).
 #[test]
 fn on_failure_restarts_in_place() {
-    let job =
-        BASE.replace("restartPolicy: Never", "restartPolicy: OnFailure") + "  backoffLimit: 2\n";
-    let r = run(&job, &FailureScript::always_fail("main"));
+    let on_failure = BASE.replace("restartPolicy: Never", "restartPolicy: OnFailure");
+    // backoffLimit 2: exit at 30 s, restart at once (count 1); exit at 60 s,
+    // restart after 10 s at 70 s (count 2 >= 2): Failed at 70 s.
+    let r = run(
+        &format!("{on_failure}  backoffLimit: 2\n"),
+        &FailureScript::always_fail("main"),
+    );
     assert_eq!(r.condition.reason, "BackoffLimitExceeded");
-    assert_eq!(r.condition.at_ms, 100_000);
+    assert_eq!(r.condition.at_ms, 70_000);
     let restarts = r
         .pods
         .iter()
         .filter(|p| p.result == PodResult::RestartedInPlace)
         .count();
-    assert_eq!(restarts, 3);
+    assert_eq!((restarts, r.restarts, r.failed), (2, 2, 0));
+    // backoffLimit 6 (the issue's example): restarts at 30, 70, 120, 190, 300,
+    // 490 s (waits 0, 10, 20, 40, 80, 160 after exits at 30, 60, 100, 150,
+    // 220, 330 s): Failed at 490 s, at the 6th restart.
+    let r = run(
+        &format!("{on_failure}  backoffLimit: 6\n"),
+        &FailureScript::always_fail("main"),
+    );
+    assert_eq!((r.condition.at_ms, r.restarts), (490_000, 6));
+    let exits: Vec<u64> = r
+        .pods
+        .iter()
+        .filter(|p| p.result == PodResult::RestartedInPlace)
+        .map(|p| p.end_ms / 1000)
+        .collect();
+    assert_eq!(exits, [30, 60, 100, 150, 220, 330]);
+    // backoffLimit 0: the first restart (at once, at 30 s) fails it.
+    let r = run(
+        &format!("{on_failure}  backoffLimit: 0\n"),
+        &FailureScript::always_fail("main"),
+    );
+    assert_eq!(
+        (r.condition.reason.as_str(), r.condition.at_ms),
+        ("BackoffLimitExceeded", 30_000)
+    );
 }
 
 #[test]
 fn endless_retries_stop_at_the_pod_cap() {
-    let job = with("  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n");
+    // Ignored failures back off up to 10 min, so one lane makes ~140 pods a
+    // day; eight indexes with their own backoff reach the 400-pod cap.
+    let job = with("  completions: 8\n  parallelism: 8\n  completionMode: Indexed\n  backoffLimitPerIndex: 1\n  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n");
     let always = FailureScript {
         attempts: vec![Attempt::Disruption("EvictionByEvictionAPI".into())],
         run_ms: 30_000,
@@ -448,4 +483,174 @@ fn scripts_as_text() {
     assert!(FailureScript::parse("  \n", "main", 1)
         .unwrap_err()
         .contains("empty"));
+}
+
+// The issue's example: Ignore on DisruptionTarget; preempt, preempt, succeed,
+// 30 s each. The ignored failures enter the backoff record: pods at 0, 40 s
+// (30 + 10) and 90 s (70 + 20), not 0, 30, 60.
+#[test]
+fn ignored_failures_delay_the_replacement() {
+    let job = with("  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n");
+    let r = run(&job, &FailureScript::preempted_then_succeed("main", 2));
+    let starts: Vec<u64> = r.pods.iter().map(|p| p.start_ms / 1000).collect();
+    assert_eq!(starts, [0, 40, 90]);
+    assert_eq!((r.ignored, r.failed, r.condition.at_ms), (2, 0, 120_000));
+    assert_eq!(secs(&r.replacement_delays_ms), [10, 20]);
+}
+
+// With backoffLimitPerIndex the index waits on its absolute failure count
+// (failed + ignored annotations): preempt (ignored, n=1: 10 s), exit 1 (n=2:
+// 20 s), exit 1 (n=3: 40 s), succeed. Pods at 0, 40, 90, 160 s; Complete at 190.
+#[test]
+fn per_index_wait_counts_ignored_failures() {
+    let job = with("  completions: 1\n  completionMode: Indexed\n  backoffLimitPerIndex: 2\n  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n");
+    let script = FailureScript::parse("preempt\nexit 1\nexit 1\nsucceed", "main", 30_000).unwrap();
+    let r = run(&job, &script);
+    let starts: Vec<u64> = r.pods.iter().map(|p| p.start_ms / 1000).collect();
+    assert_eq!(starts, [0, 40, 90, 160]);
+    assert_eq!(secs(&r.replacement_delays_ms), [10, 20, 40]);
+    assert_eq!(
+        r.waits.iter().map(|w| w.failures).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    assert_eq!((r.failures_per_index[0], r.ignored), (2, 1));
+    assert_eq!(
+        (r.condition.type_, r.condition.at_ms),
+        (ConditionType::Complete, 190_000)
+    );
+    // A third counted failure exceeds backoffLimitPerIndex 2: the index fails
+    // and no wait follows (waits 10, 20, 40 only; the 4th failure at 190 s).
+    let script = FailureScript::parse("preempt\nexit 1", "main", 30_000).unwrap();
+    let r = run(&job, &script);
+    assert_eq!(secs(&r.replacement_delays_ms), [10, 20, 40]);
+    assert_eq!(
+        (r.condition.reason.as_str(), r.condition.at_ms),
+        ("FailedIndexes", 190_000)
+    );
+}
+
+// backoffLimit 0 and one exit 1: the failure ends the Job; no replacement, no wait.
+#[test]
+fn no_wait_after_the_failure_that_ends_the_job() {
+    let r = run(
+        &with("  backoffLimit: 0\n"),
+        &FailureScript::always_fail("main"),
+    );
+    assert!(r.replacement_delays_ms.is_empty());
+    assert_eq!(
+        (r.condition.reason.as_str(), r.condition.at_ms, r.pods.len()),
+        ("BackoffLimitExceeded", 30_000, 1)
+    );
+}
+
+// Container statuses are sorted by name: with `worker` before `app` in the
+// spec and both exiting 3, the FailJob message names `app`.
+#[test]
+fn fail_job_names_the_first_container_by_name() {
+    let job = "
+kind: Job
+metadata: {name: demo}
+spec:
+  podFailurePolicy:
+    rules:
+    - {action: FailJob, onExitCodes: {operator: In, values: [3]}}
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: worker}, {name: app}]
+";
+    let script = FailureScript::parse("exit worker=3 app=3", "worker", 30_000).unwrap();
+    let r = run(job, &script);
+    assert_eq!(
+        r.condition.message,
+        "Container app for pod default/demo-0 failed with exit code 3 matching FailJob rule at index 0"
+    );
+}
+
+// A `restartPolicy: Never` pod whose container restarts on exit 42 by its own
+// rule (KEP-5307): the pod never fails, the controller sees no failure and
+// backoffLimit 0 is never reached; the kubelet restarts it at once, then after
+// 10 and 20 s. Exits at 30, 60, 100 s; restarts at 30, 70, 120 s; succeeds at 150 s.
+#[test]
+fn container_rule_restarts_in_place_without_a_failure() {
+    let job = "
+kind: Job
+metadata: {name: demo}
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        restartPolicy: Never
+        restartPolicyRules:
+        - {action: Restart, exitCodes: {operator: In, values: [42]}}
+";
+    let script =
+        FailureScript::parse("exit 42\nexit 42\nexit 42\nsucceed", "main", 30_000).unwrap();
+    let r = run(job, &script);
+    assert_eq!(
+        (r.condition.type_, r.condition.at_ms),
+        (ConditionType::Complete, 150_000)
+    );
+    assert_eq!((r.failed, r.restarts, r.pods.len()), (0, 3, 4));
+    let first = r
+        .pods
+        .iter()
+        .find(|p| p.result == PodResult::RestartedInPlace)
+        .unwrap();
+    assert!(
+        first
+            .detail
+            .contains("restartPolicyRules[0] (Restart) restarts it"),
+        "{}",
+        first.detail
+    );
+    // Exit 1 matches no rule and the container's Never keeps it down: the pod fails.
+    let r = run(job, &FailureScript::always_fail("main"));
+    assert_eq!(
+        (r.condition.reason.as_str(), r.failed, r.restarts),
+        ("BackoffLimitExceeded", 1, 0)
+    );
+}
+
+#[test]
+fn validation_as_it_is_now() {
+    // podReplacementPolicy must be Failed with a podFailurePolicy.
+    let pfp = "  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget}]}\n";
+    assert_eq!(
+        errors(&with(&format!("{pfp}  podReplacementPolicy: TerminatingOrFailed\n"))),
+        ["spec.podReplacementPolicy: Invalid value: \"TerminatingOrFailed\": must be \"Failed\" when podFailurePolicy is used"]
+    );
+    assert!(errors(&with(&format!("{pfp}  podReplacementPolicy: Failed\n"))).is_empty());
+    assert_eq!(
+        errors(&with("  podReplacementPolicy: Sometimes\n")),
+        ["spec.podReplacementPolicy: Unsupported value: \"Sometimes\": supported values: \"Failed\", \"TerminatingOrFailed\""]
+    );
+    // onPodConditions status True, False or Unknown.
+    assert!(errors(&with("  podFailurePolicy:\n    rules:\n    - {action: Ignore, onPodConditions: [{type: DisruptionTarget, status: Unknown}]}\n")).is_empty());
+    // Exit code values are int32s: 256 and 1000 are accepted.
+    assert!(errors(&with("  podFailurePolicy:\n    rules:\n    - {action: Count, onExitCodes: {operator: In, values: [256, 1000]}}\n")).is_empty());
+    // Unknown fields are named, as `kubectl apply --validate=strict` does.
+    assert_eq!(
+        parse_job_manifest(&with("  backofLimit: 3\n")).unwrap_err(),
+        "strict decoding error: unknown field \"spec.backofLimit\""
+    );
+    assert_eq!(
+        parse_job_manifest(&BASE.replace("{name: monitor}", "{name: monitor, restartPolicyRule: []}")).unwrap_err(),
+        "strict decoding error: unknown field \"spec.template.spec.containers[1].restartPolicyRule\""
+    );
+    // Fields Kubernetes has but the explorer does not model are fine.
+    assert!(parse_job_manifest(&BASE.replace(
+        "{name: monitor}",
+        "{name: monitor, image: busybox, command: [sh], resources: {limits: {cpu: 1}}}"
+    ))
+    .is_ok());
+    // Container rules: the container must set its own restartPolicy.
+    let rules = BASE.replace("{name: monitor}", "{name: monitor, restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [42]}}]}");
+    assert_eq!(
+        errors(&rules),
+        ["spec.template.spec.containers[1].restartPolicy: Required value: must specify restartPolicy when restart rules are used"]
+    );
 }

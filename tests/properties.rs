@@ -6,11 +6,10 @@ use crashloop_explorer::engine::duration::parse_go_duration;
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
-use crashloop_explorer::engine::manifest::parse_job_manifest;
 use crashloop_explorer::engine::simulate::{Offsets, LOAD_WINDOW_MS};
-use crashloop_explorer::engine::{
-    simulate, yaml, Group, Requeue, Scenario, ScenarioSpec, Semantics,
-};
+use crashloop_explorer::engine::{simulate, Group, Requeue, Scenario, ScenarioSpec, Semantics};
+use crashloop_explorer::formats::manifest::parse_job_manifest;
+use crashloop_explorer::formats::yaml;
 use crashloop_explorer::share;
 use proptest::prelude::*;
 use std::ops::RangeInclusive;

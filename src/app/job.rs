@@ -16,8 +16,8 @@ use crate::engine::job::{
     Metadata, OnExitCodes, OnPodCondition, PodFailurePolicy, PodFailurePolicyRule, PodResult,
     PodSpec, PodTemplate, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
 };
-use crate::engine::manifest::{job_manifest_yaml, parse_job_manifest};
 use crate::engine::Ms;
+use crate::formats::manifest::{job_manifest_yaml, parse_job_manifest};
 
 pub const RUN_STOPS_MS: &[Ms] = &[
     1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
@@ -157,8 +157,8 @@ fn default_inputs() -> (JobManifest, String, Ms) {
                     spec: PodSpec {
                         restart_policy: Some("Never".into()),
                         containers: vec![Container {
-                            name: "main".into(),
                             image: "busybox".into(),
+                            ..Container::named("main")
                         }],
                         init_containers: vec![],
                     },

@@ -55,7 +55,11 @@ impl<K: PartialEq + Clone> Backoff<K> {
     }
 
     pub fn has_expired(&self, event_time: Ms, last_update: Ms) -> bool {
-        event_time.saturating_sub(last_update) > self.expiry.threshold_ms(self.max)
+        event_time.saturating_sub(last_update) > self.expiry_threshold_ms()
+    }
+
+    pub fn expiry_threshold_ms(&self) -> Ms {
+        self.expiry.threshold_ms(self.max)
     }
 
     fn jitter(&self, delay: Ms, rng: &mut dyn Rng) -> Ms {

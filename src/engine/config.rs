@@ -1,5 +1,6 @@
 //! From a KubeletConfiguration (feature gates + `crashLoopBackOff`) to the
-//! backoff curve a node uses, as the KEPs describe it or as kubelet 1.35 does it.
+//! backoff curve a node uses, as the KEPs describe it or as the kubelet does it
+//! (1.31 to 1.37).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -11,6 +12,10 @@ use super::duration::{format_go_duration_ms, format_go_float, parse_go_duration,
 
 pub const REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY: &str = "ReduceDefaultCrashLoopBackOffDecay";
 pub const KUBELET_CRASH_LOOP_BACK_OFF_MAX: &str = "KubeletCrashLoopBackOffMax";
+/// KEP-5307: a container's own `restartPolicy` and `restartPolicyRules`.
+pub const CONTAINER_RESTART_RULES: &str = "ContainerRestartRules";
+/// KEP-5532: the `RestartAllContainers` rule action.
+pub const RESTART_ALL_CONTAINERS: &str = "RestartAllContainersOnContainerExits";
 
 /// Today's default curve (`MaxContainerBackOff` and the 10 s initial).
 pub const DEFAULT_INITIAL_MS: Ms = 10_000;
@@ -30,50 +35,115 @@ pub const FLAT_RESET_MS: Ms = 600_000;
 pub enum Semantics {
     /// As KEP-4603/5593 describe it.
     Kep,
-    /// As kubelet 1.35 does it.
+    /// As the shipped kubelet does it.
     #[default]
     Kubelet,
 }
 
 /// Which kubelet: decides the reset rule, which gates exist and their
 /// defaults, and how the pod worker rechecks a container in backoff.
+/// Adding a release is one row of `VERSIONS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
 pub enum KubeletVersion {
-    /// 1.31 and older: reset after 2 × max; neither gate exists.
     #[serde(rename = "1.31")]
     V1_31,
-    /// Flat 600 s reset; KubeletCrashLoopBackOffMax alpha (off).
     #[serde(rename = "1.32")]
     V1_32,
-    /// ReduceDefaultCrashLoopBackOffDecay alpha (off) too.
     #[serde(rename = "1.33")]
     V1_33,
     #[serde(rename = "1.34")]
     V1_34,
-    /// KubeletCrashLoopBackOffMax beta (on); the pod worker requeues at the
-    /// backoff expiry (k/k#133066).
-    #[default]
     #[serde(rename = "1.35")]
     V1_35,
+    #[serde(rename = "1.36")]
+    V1_36,
+    #[default]
+    #[serde(rename = "1.37")]
+    V1_37,
 }
 
+/// A gate's stage in one release: `Some(default)` where the gate exists.
+type Gates = [(&'static str, Option<bool>); 4];
+
+/// One release: its name, and the defaults of the gates the explorer models
+/// (kubernetes/kubernetes `pkg/features/kube_features.go`, versioned specs).
+struct Release {
+    name: &'static str,
+    gates: Gates,
+}
+
+const fn gates(
+    max: Option<bool>,
+    reduce: Option<bool>,
+    rules: Option<bool>,
+    all: Option<bool>,
+) -> Gates {
+    [
+        (KUBELET_CRASH_LOOP_BACK_OFF_MAX, max),
+        (REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY, reduce),
+        (CONTAINER_RESTART_RULES, rules),
+        (RESTART_ALL_CONTAINERS, all),
+    ]
+}
+
+const OFF: Option<bool> = Some(false);
+const ON: Option<bool> = Some(true);
+
+/// 1.31: neither CrashLoopBackOff gate, reset after 2 × max. 1.32: flat 600 s
+/// reset, KubeletCrashLoopBackOffMax alpha. 1.33: ReduceDefault… alpha. 1.34:
+/// ContainerRestartRules alpha. 1.35: KubeletCrashLoopBackOffMax and
+/// ContainerRestartRules beta (on), RestartAllContainers alpha, requeue at
+/// expiry (k/k#133066). 1.36: RestartAllContainers beta (on). 1.37: no change
+/// to the curve (release notes), gates as in 1.36.
+const VERSIONS: [Release; 7] = [
+    Release {
+        name: "1.31",
+        gates: gates(None, None, None, None),
+    },
+    Release {
+        name: "1.32",
+        gates: gates(OFF, None, None, None),
+    },
+    Release {
+        name: "1.33",
+        gates: gates(OFF, OFF, None, None),
+    },
+    Release {
+        name: "1.34",
+        gates: gates(OFF, OFF, OFF, None),
+    },
+    Release {
+        name: "1.35",
+        gates: gates(ON, OFF, ON, OFF),
+    },
+    Release {
+        name: "1.36",
+        gates: gates(ON, OFF, ON, ON),
+    },
+    Release {
+        name: "1.37",
+        gates: gates(ON, OFF, ON, ON),
+    },
+];
+
 impl KubeletVersion {
-    pub const ALL: [KubeletVersion; 5] = [
+    pub const ALL: [KubeletVersion; 7] = [
         KubeletVersion::V1_31,
         KubeletVersion::V1_32,
         KubeletVersion::V1_33,
         KubeletVersion::V1_34,
         KubeletVersion::V1_35,
+        KubeletVersion::V1_36,
+        KubeletVersion::V1_37,
     ];
 
+    fn release(self) -> &'static Release {
+        // VERSIONS lists the variants in declaration order.
+        &VERSIONS[self as usize]
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            KubeletVersion::V1_31 => "1.31",
-            KubeletVersion::V1_32 => "1.32",
-            KubeletVersion::V1_33 => "1.33",
-            KubeletVersion::V1_34 => "1.34",
-            KubeletVersion::V1_35 => "1.35",
-        }
+        self.release().name
     }
 
     pub fn parse(s: &str) -> Option<Self> {
@@ -82,14 +152,11 @@ impl KubeletVersion {
 
     /// A gate's default, or `None` where this kubelet does not know the gate.
     pub fn gate_default(self, gate: &str) -> Option<bool> {
-        match gate {
-            KUBELET_CRASH_LOOP_BACK_OFF_MAX if self >= KubeletVersion::V1_35 => Some(true),
-            KUBELET_CRASH_LOOP_BACK_OFF_MAX if self >= KubeletVersion::V1_32 => Some(false),
-            REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY if self >= KubeletVersion::V1_33 => {
-                Some(false)
-            }
-            _ => None,
-        }
+        self.release()
+            .gates
+            .iter()
+            .find(|(g, _)| *g == gate)
+            .and_then(|(_, d)| *d)
     }
 
     /// Before 1.32 the counter reset after 2 × max (client-go's default).
@@ -125,7 +192,7 @@ pub struct KubeletConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub semantics: Option<Semantics>,
     /// The kubelet modelled under `kubelet` semantics (unset: the scenario's,
-    /// or 1.35); the KEPs describe 1.32+.
+    /// or the newest release); the KEPs describe 1.32+.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kubelet_version: Option<KubeletVersion>,
 }
@@ -259,9 +326,13 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
                         )),
                     }
                 }
-                let min_ns = MIN_MAX_CONTAINER_RESTART_PERIOD_MS as i64 * NANOS_PER_MS;
-                let max_ns = MAX_MAX_CONTAINER_RESTART_PERIOD_MS as i64 * NANOS_PER_MS;
-                if !(min_ns..=max_ns).contains(&ns) {
+                // The kubelet compares `Duration.Milliseconds()`, which
+                // truncates: "300.0009s" is 300000 ms and passes
+                // (pkg/kubelet/apis/config/validation/validation.go).
+                let whole_ms = ns / NANOS_PER_MS;
+                let range = MIN_MAX_CONTAINER_RESTART_PERIOD_MS as i64
+                    ..=MAX_MAX_CONTAINER_RESTART_PERIOD_MS as i64;
+                if !range.contains(&whole_ms) {
                     errors.push(format!(
                         "invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: {} seconds) must be set between 1s and 300s",
                         format_go_float(ns as f64 / 1e9)
@@ -274,7 +345,7 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
                             "maxContainerRestartPeriod {text} is rounded down to whole milliseconds"
                         ));
                     }
-                    Some((ns / NANOS_PER_MS) as Ms)
+                    Some(whole_ms as Ms)
                 }
             }
         },

@@ -5,16 +5,16 @@ pub mod audit;
 pub mod backoff;
 pub mod config;
 pub mod duration;
+pub mod field;
 pub mod job;
 pub mod lifecycle;
 pub mod limiter;
-pub mod manifest;
 pub mod presets;
+pub mod restart_rules;
 pub mod rng;
 pub mod scenario;
 pub mod schedule;
 pub mod simulate;
-pub mod yaml;
 
 pub use backoff::{Backoff, ExpiryRule, Ms};
 pub use config::{

@@ -61,12 +61,43 @@ pub enum RestartPolicy {
 }
 
 impl RestartPolicy {
+    pub const ALL: [RestartPolicy; 3] = [
+        RestartPolicy::Always,
+        RestartPolicy::OnFailure,
+        RestartPolicy::Never,
+    ];
+    pub const NAMES: [&'static str; 3] = ["Always", "OnFailure", "Never"];
+
+    /// The API's spelling, also used in links and the DOM.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == s)
+    }
+
     /// Whether the kubelet restarts a container that exited this way.
     pub fn restarts(self, exit: ExitKind) -> bool {
         match self {
             RestartPolicy::Always => true,
             RestartPolicy::OnFailure => exit == ExitKind::Failed,
             RestartPolicy::Never => false,
+        }
+    }
+
+    /// The same for an exit code (0 succeeded, anything else failed).
+    pub fn restarts_code(self, exit_code: i32) -> bool {
+        self.restarts(ExitKind::of_code(exit_code))
+    }
+}
+
+impl ExitKind {
+    pub fn of_code(exit_code: i32) -> Self {
+        if exit_code == 0 {
+            ExitKind::Succeeded
+        } else {
+            ExitKind::Failed
         }
     }
 }
@@ -147,7 +178,7 @@ pub struct ScenarioSpec {
     pub horizon_ms: Ms,
     #[serde(default)]
     pub model: Semantics,
-    /// Unset: the config's, or 1.35.
+    /// Unset: the config's, or the newest release.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kubelet_version: Option<KubeletVersion>,
     /// Unset: `ideal` for the KEP model, the version's for the kubelet model.

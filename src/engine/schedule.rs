@@ -16,6 +16,13 @@ pub trait RestartBackoff {
     fn is_in_back_off_since(&self, event_time: Ms, now: Ms) -> bool;
     /// The current wait.
     fn get(&self) -> Ms;
+    /// When the entry was last updated (`lastUpdate`), if there is one.
+    fn last_update(&self) -> Option<Ms>;
+    /// After this long without an update the entry has expired (and the
+    /// kubelet's housekeeping drops it).
+    fn expiry_ms(&self) -> Ms;
+    /// `DeleteEntry`: what the housekeeping GC does to an expired entry.
+    fn forget(&mut self);
 }
 
 impl RestartBackoff for Backoff<()> {
@@ -30,6 +37,15 @@ impl RestartBackoff for Backoff<()> {
     }
     fn get(&self) -> Ms {
         Backoff::get(self, &())
+    }
+    fn last_update(&self) -> Option<Ms> {
+        self.entry(&()).map(|e| e.last_update)
+    }
+    fn expiry_ms(&self) -> Ms {
+        self.expiry_threshold_ms()
+    }
+    fn forget(&mut self) {
+        self.reset(&())
     }
 }
 
@@ -83,5 +99,17 @@ impl RestartBackoff for ScheduleBackoff {
 
     fn get(&self) -> Ms {
         self.entry.map_or(0, |(_, w, _)| w)
+    }
+
+    fn last_update(&self) -> Option<Ms> {
+        self.entry.map(|(_, _, last)| last)
+    }
+
+    fn expiry_ms(&self) -> Ms {
+        self.expiry.threshold_ms(self.max)
+    }
+
+    fn forget(&mut self) {
+        self.entry = None;
     }
 }

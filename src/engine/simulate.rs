@@ -41,25 +41,80 @@ pub fn jitter(d: Ms, factor: f64, rng: &mut dyn Rng) -> Ms {
     d + (rng.next_f64() * factor * d as f64) as Ms
 }
 
+/// The kubelet's housekeeping period (`housekeepingPeriod`, pkg/kubelet/kubelet.go):
+/// each pass ends with the backoff GC (`HandlePodCleanups` in
+/// pkg/kubelet/kubelet_pods.go calls `crashLoopBackOff.GC()`).
+pub const HOUSEKEEPING_MS: Ms = 2_000;
+
 /// When the pod worker next finds the container out of backoff, given that
-/// it exited at `exit` and may restart from `ready`.
-pub fn land(requeue: Requeue, exit: Ms, ready: Ms, rng: &mut dyn Rng) -> Ms {
+/// it exited at `exit` and may restart from `ready`, or finds its entry gone
+/// (dropped by the GC at `gc_at`).
+pub fn land(requeue: Requeue, exit: Ms, ready: Ms, gc_at: Option<Ms>, rng: &mut dyn Rng) -> Ms {
+    let gone = |t: Ms| gc_at.is_some_and(|g| t >= g);
     let mut check = exit;
     match requeue {
-        Requeue::Ideal => return ready,
+        // Ideal: the kubelet acts the moment the wait ends or the entry goes.
+        Requeue::Ideal => return gc_at.map_or(ready, |g| g.min(ready)),
         Requeue::Periodic => {
-            while check < ready {
+            while check < ready && !gone(check) {
                 check += jitter(PERIODIC_RECHECK_MS, 0.5, rng);
             }
         }
         Requeue::AtExpiry => {
-            while check < ready {
+            while check < ready && !gone(check) {
                 let remaining = (ready - check).min(MAX_REQUEUE_MS);
                 check += jitter(remaining, 0.5, rng).max(1);
             }
         }
     }
     check
+}
+
+/// The first housekeeping pass that finds an entry last updated at `last`
+/// expired: `now − lastUpdate > expiry` (client-go `Backoff.GC`).
+pub fn gc_time(last: Ms, expiry: Ms) -> Ms {
+    (last.saturating_add(expiry) / HOUSEKEEPING_MS + 1) * HOUSEKEEPING_MS
+}
+
+/// What happens after one exit at `exit`: when the next container starts
+/// (before start latency), and the wait it had. Updates the backoff entry as
+/// `doBackOff` does: `IsInBackOffSince(key, FinishedAt)`, then `Next` when it
+/// starts (`lastUpdate` = that moment, kuberuntime_manager.go). Under the
+/// kubelet model the first exit (no entry) restarts at once, and an entry
+/// whose last update is older than the reset threshold is dropped by the
+/// housekeeping GC even in the middle of a wait: the container then starts at
+/// the next pod sync on a fresh curve. The KEP model waits the curve every
+/// time and has no GC.
+pub fn next_start(
+    b: &mut impl RestartBackoff,
+    model: Semantics,
+    requeue: Requeue,
+    exit: Ms,
+    rng: &mut dyn Rng,
+) -> Ms {
+    let kubelet = model == Semantics::Kubelet;
+    if kubelet && !b.is_in_back_off_since(exit, exit) {
+        let value = b.next_value(exit, rng);
+        b.store(value, exit, exit);
+        return exit;
+    }
+    let value = b.next_value(exit, rng);
+    let wait = if kubelet { b.get() } else { value };
+    let gc_at = b
+        .last_update()
+        .filter(|_| kubelet)
+        .map(|last| gc_time(last, b.expiry_ms()))
+        .filter(|&g| g < exit + wait);
+    let decided = land(requeue, exit, exit + wait, gc_at, rng);
+    if gc_at.is_some_and(|g| decided >= g) {
+        // The entry is gone: Next starts a fresh one at the initial value.
+        b.forget();
+        let fresh = b.next_value(exit, rng);
+        b.store(fresh, exit, decided);
+    } else {
+        b.store(value, exit, decided);
+    }
+    decided
 }
 
 fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
@@ -72,24 +127,11 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
         if exit >= p.horizon_ms {
             break;
         }
-        // The kubelet starts at once when it has no (live) entry yet; the KEPs
-        // wait the curve every time.
-        let free = p.model == Semantics::Kubelet && !b.is_in_back_off_since(exit, exit);
-        let value = b.next_value(exit, &mut rng);
-        let decided = if free {
-            exit
-        } else {
-            let wait = match p.model {
-                Semantics::Kubelet => b.get(),
-                Semantics::Kep => value,
-            };
-            land(p.requeue, exit, exit + wait, &mut rng)
-        };
+        let decided = next_start(&mut b, p.model, p.requeue, exit, &mut rng);
         let running = decided + p.start_latency_ms;
         if running >= p.horizon_ms {
             break;
         }
-        b.store(value, exit, decided);
         at.push(running);
         delays.push(running - exit);
         started = running;

@@ -1,0 +1,123 @@
+//! `field.Error` as the API server reports it: a field path, an error type and
+//! a detail, printed as `spec.backoffLimit: Invalid value: -1: must be …`.
+//! (k8s.io/apimachinery `pkg/util/validation/field/errors.go`.)
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One `field.Error`, already worded: the field path and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Go's `%q` of a string, which the API uses for string values.
+pub fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// `"a", "b"`: how `field.NotSupported` lists the supported values.
+pub fn quoted_list(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| quoted(v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FieldError {
+    /// `field.Invalid`; `value` is printed as the API prints it (quote strings).
+    pub fn invalid(field: impl Into<String>, value: impl fmt::Display, detail: &str) -> Self {
+        Self {
+            field: field.into(),
+            message: format!("Invalid value: {value}: {detail}"),
+        }
+    }
+
+    /// `field.Invalid` with `field.OmitValueType{}`: no value printed.
+    pub fn invalid_omit_value(field: impl Into<String>, detail: &str) -> Self {
+        Self {
+            field: field.into(),
+            message: format!("Invalid value: {detail}"),
+        }
+    }
+
+    /// `field.Required`.
+    pub fn required(field: impl Into<String>, detail: &str) -> Self {
+        Self {
+            field: field.into(),
+            message: if detail.is_empty() {
+                "Required value".to_owned()
+            } else {
+                format!("Required value: {detail}")
+            },
+        }
+    }
+
+    /// `field.NotSupported` for a string value.
+    pub fn not_supported(field: impl Into<String>, value: &str, supported: &[&str]) -> Self {
+        Self {
+            field: field.into(),
+            message: format!(
+                "Unsupported value: {}: supported values: {}",
+                quoted(value),
+                quoted_list(supported)
+            ),
+        }
+    }
+
+    /// `field.TooMany`.
+    pub fn too_many(field: impl Into<String>, actual: usize, max: usize) -> Self {
+        Self {
+            field: field.into(),
+            message: format!("Too many: {actual}: must have at most {max} items"),
+        }
+    }
+
+    /// `field.Duplicate`.
+    pub fn duplicate(field: impl Into<String>, value: impl fmt::Display) -> Self {
+        Self {
+            field: field.into(),
+            message: format!("Duplicate value: {value}"),
+        }
+    }
+
+    /// `field.Forbidden`.
+    pub fn forbidden(field: impl Into<String>, detail: &str) -> Self {
+        Self {
+            field: field.into(),
+            message: format!("Forbidden: {detail}"),
+        }
+    }
+}
+
+/// `[]int32{3, 2}`: how `field.Invalid` prints an int32 slice.
+pub fn go_int32_slice(v: &[i32]) -> String {
+    if v.is_empty() {
+        return "[]int32(nil)".to_owned();
+    }
+    format!(
+        "[]int32{{{}}}",
+        v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// `Required value: valid values: ["In" "NotIn"]` (Go's `%q` of a slice).
+pub fn go_quoted_slice(values: &[&str]) -> String {
+    format!(
+        "[{}]",
+        values
+            .iter()
+            .map(|v| quoted(v))
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}

@@ -1,0 +1,137 @@
+//! The Job API as a manifest spells it (batch/v1 `Job`, the parts of the pod
+//! template the controller reads). Plain strings where the API takes enums, so
+//! that validation can answer in the API server's words.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::restart_rules::ContainerRestartRule;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobManifest {
+    #[serde(default = "api_version")]
+    pub api_version: String,
+    #[serde(default = "kind")]
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: JobSpec,
+}
+
+fn api_version() -> String {
+    "batch/v1".into()
+}
+fn kind() -> String {
+    "Job".into()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Metadata {
+    #[serde(default)]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallelism: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_limit: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_limit_per_index: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_failed_indexes: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_failure_policy: Option<PodFailurePolicy>,
+    /// `Failed` or `TerminatingOrFailed`; must be `Failed` with a podFailurePolicy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_replacement_policy: Option<String>,
+    #[serde(default)]
+    pub template: PodTemplate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PodFailurePolicy {
+    #[serde(default)]
+    pub rules: Vec<PodFailurePolicyRule>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodFailurePolicyRule {
+    #[serde(default)]
+    pub action: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_exit_codes: Option<OnExitCodes>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_pod_conditions: Vec<OnPodCondition>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OnExitCodes {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_name: Option<String>,
+    #[serde(default)]
+    pub operator: String,
+    #[serde(default)]
+    pub values: Vec<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct OnPodCondition {
+    #[serde(rename = "type", default)]
+    pub type_: String,
+    #[serde(default = "condition_true")]
+    pub status: String,
+}
+
+fn condition_true() -> String {
+    "True".into()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PodTemplate {
+    #[serde(default)]
+    pub spec: PodSpec,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    #[serde(default)]
+    pub containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
+    /// The container's own policy (KEP-5307); unset: the pod's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restart_policy_rules: Vec<ContainerRestartRule>,
+}
+
+impl Container {
+    pub fn named(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            ..Self::default()
+        }
+    }
+}

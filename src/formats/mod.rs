@@ -1,0 +1,9 @@
+//! Input and output formats at the edge of the engine: each parses text into
+//! validated engine types (or writes them back), with errors in the words
+//! their users know. `yaml` (a YAML subset reader/writer), `manifest` (Job
+//! manifests, strict about unknown fields as `kubectl --validate=strict`),
+//! `link` (the URL codec).
+
+pub mod link;
+pub mod manifest;
+pub mod yaml;
