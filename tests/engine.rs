@@ -458,3 +458,66 @@ fn the_default_scenario_is_what_its_spec_parses_to() {
         Scenario::try_from(ScenarioSpec::default()).unwrap()
     );
 }
+
+// The kubelet's housekeeping drops a backoff entry once `now − lastUpdate`
+// passes 600 s, even in the middle of a wait (client-go `Backoff.GC`, called
+// every 2 s from `HandlePodCleanups`). 10 s / 300 s, crash every 400 s: the
+// restarts land at 400 (at once), 810, 1230, 1670, 2150, 2710 s; the exit at
+// 3110 s would wait 300 s, but the entry (last updated at 2710 s) goes at the
+// first 2 s pass after 3310 s, 3312 s: the container starts then (a 202 s
+// wait) on a fresh curve: 10, 20, 40, 80, 160 s, and the cut again.
+#[test]
+fn backoff_gc_restarts_the_curve_during_a_wait() {
+    let mut spec = ScenarioSpec {
+        initial_ms: Some(10_000),
+        max_ms: Some(300_000),
+        run_ms: Some(400_000),
+        horizon_ms: 6_400_000,
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        ..Default::default()
+    };
+    let t = simulate(&Scenario::try_from(spec.clone()).unwrap());
+    assert_eq!(
+        secs(&t.restarts_at_ms),
+        [400, 810, 1230, 1670, 2150, 2710, 3312, 3722, 4142, 4582, 5062, 5622, 6224]
+    );
+    assert_eq!(
+        secs(&t.delays_ms),
+        [0, 10, 20, 40, 80, 160, 202, 10, 20, 40, 80, 160, 202]
+    );
+    // The KEP's model has no GC: 10, 20, 40, 80, 160, 300, 300 s.
+    spec.model = Semantics::Kep;
+    let t = simulate(&Scenario::try_from(spec).unwrap());
+    assert_eq!(secs(&t.delays_ms[..7]), [10, 20, 40, 80, 160, 300, 300]);
+}
+
+// The reset test at an exit compares FinishedAt with `lastUpdate`, the moment
+// of the previous restart (when `Next` ran), not the previous exit and not
+// when the container began to run: with a 10 s start latency a 595 s run
+// ends 605 s after the restart decision, past 600 s, so every exit restarts
+// at once (each wait is only the 10 s latency).
+#[test]
+fn reset_measures_from_the_previous_restart() {
+    let spec = ScenarioSpec {
+        initial_ms: Some(10_000),
+        max_ms: Some(300_000),
+        run_ms: Some(595_000),
+        start_latency_ms: 10_000,
+        horizon_ms: 7_200_000,
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        ..Default::default()
+    };
+    let t = simulate(&Scenario::try_from(spec).unwrap());
+    assert!(
+        t.delays_ms.iter().all(|&d| d == 10_000),
+        "{:?}",
+        t.delays_ms
+    );
+    // Without the latency, 595 s is within 600 s of the restart: no reset at
+    // the exit, but the GC drops the entry at the first pass after 600 s
+    // since the restart, 6 s into the 10 s wait: restarts at 595, 1196 s.
+    let t = simulate(&custom(10_000, 300_000, 595_000, Semantics::Kubelet));
+    assert_eq!(secs(&t.restarts_at_ms[..2]), [595, 1196]);
+}

@@ -18,6 +18,7 @@ fn scenario(run_ms: u64, exit: ExitKind, restart_policy: RestartPolicy) -> Scena
             exit,
             restart_policy,
             spread_ms: 0,
+            ..Group::default()
         }],
         model: Semantics::Kubelet,
         requeue: Some(Requeue::Ideal),

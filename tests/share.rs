@@ -20,10 +20,24 @@ fn defaults() -> Shared {
 }
 
 #[test]
-fn the_defaults_make_an_empty_query() {
-    assert_eq!(encode(&defaults()), "");
+fn the_defaults_make_a_query_with_only_the_version() {
+    // Every link records the kubelet version, so it keeps its meaning when
+    // the default moves on.
+    assert_eq!(encode(&defaults()), "v=1.37");
     assert_eq!(decode(""), (defaults(), vec![]));
     assert_eq!(decode("?"), (defaults(), vec![]));
+    let mut pinned = defaults();
+    pinned.spec.kubelet_version = Some(KubeletVersion::V1_37);
+    assert_eq!(decode("v=1.37"), (pinned, vec![]));
+    // A link from before: no v= with other inputs means 1.35, said so.
+    let (s, notices) = decode("n=50");
+    assert_eq!(s.spec.kubelet_version, Some(KubeletVersion::V1_35));
+    assert_eq!(
+        notices[0].message,
+        "this link does not say which kubelet: read as 1.35, the default when links left it out"
+    );
+    // Someone else's keys alone are not a link of ours.
+    assert_eq!(decode("utm_source=docs").0, defaults());
 }
 
 #[test]
@@ -53,6 +67,7 @@ fn every_input_round_trips() {
                     exit: ExitKind::Succeeded,
                     restart_policy: RestartPolicy::OnFailure,
                     spread_ms: 60_000,
+                    ..Group::default()
                 },
                 Group {
                     name: String::new(),
@@ -61,6 +76,7 @@ fn every_input_round_trips() {
                     exit: ExitKind::Failed,
                     restart_policy: RestartPolicy::Always,
                     spread_ms: 0,
+                    ..Group::default()
                 },
                 // Durations Go writes with a dot, in a dot-separated field.
                 Group {
@@ -70,6 +86,7 @@ fn every_input_round_trips() {
                     exit: ExitKind::Failed,
                     restart_policy: RestartPolicy::Never,
                     spread_ms: 12_345,
+                    ..Group::default()
                 },
             ],
             chart_group: 1,
@@ -106,6 +123,7 @@ fn every_input_round_trips() {
 
     let custom = Shared {
         spec: ScenarioSpec {
+            kubelet_version: Some(KubeletVersion::V1_37),
             initial_ms: Some(1_000),
             max_ms: Some(300_000),
             schedule_ms: vec![1_000, 2_000, 569_000],
@@ -116,13 +134,13 @@ fn every_input_round_trips() {
         ..defaults()
     };
     let query = encode(&custom);
-    assert_eq!(query, "i=1s&x=5m0s&sc=1s,2s,9m29s&n=7&r=9m59.999s");
+    assert_eq!(query, "v=1.37&i=1s&x=5m0s&sc=1s,2s,9m29s&n=7&r=9m59.999s");
     assert_eq!(decode(&query), (custom, vec![]));
 }
 
 #[test]
 fn bad_values_fall_back_with_a_notice_naming_the_key() {
-    let (s, notices) = decode("n=abc&i=5h&h=30m&zz=1&utm_source=docs&m=kep&rq=fast");
+    let (s, notices) = decode("v=1.37&n=abc&i=5h&h=30m&zz=1&utm_source=docs&m=kep&rq=fast");
     let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(keys, ["n", "i", "rq"]);
     assert_eq!(
@@ -137,7 +155,7 @@ fn bad_values_fall_back_with_a_notice_naming_the_key() {
     assert_eq!(s.spec.horizon_ms, 1_800_000);
     assert_eq!(s.spec.model, Semantics::Kep);
     // Keys valid alone but not together.
-    let (s, notices) = decode("g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b");
+    let (s, notices) = decode("v=1.37&g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b");
     assert!(
         notices[0].message.contains("showing the defaults"),
         "{notices:?}"
@@ -172,4 +190,50 @@ fn hostile_links_are_plain_text() {
     assert!(decode(&"x".repeat(20_000)).1[0]
         .message
         .contains("longer than"));
+}
+
+// A group's exit code, its container's own policy and its restart rules
+// ride in the `g=` field: `…42.N_N_Ri42-43_Pn0…`; old links (`f`, `A`) still read.
+#[test]
+fn container_restart_rules_round_trip() {
+    use crashloop_explorer::engine::restart_rules::{
+        ContainerRestartRule, ContainerRestartRuleOnExitCodes,
+    };
+    let group = Group {
+        name: "rules".into(),
+        pods: 3,
+        run_ms: 30_000,
+        exit: ExitKind::Failed,
+        exit_code: Some(42),
+        restart_policy: RestartPolicy::Never,
+        container_restart_policy: Some(RestartPolicy::Never),
+        restart_policy_rules: vec![
+            ContainerRestartRule::restart_on(&[42, 43]),
+            ContainerRestartRule {
+                action: "RestartAllContainers".into(),
+                exit_codes: Some(ContainerRestartRuleOnExitCodes {
+                    operator: "NotIn".into(),
+                    values: vec![0],
+                }),
+            },
+        ],
+        ..Group::default()
+    };
+    let mut shared = defaults();
+    shared.spec.kubelet_version = Some(KubeletVersion::V1_37);
+    shared.spec.groups = vec![group];
+    let query = encode(&shared);
+    assert!(
+        query.contains("g=3.30s.42.N_N_Ri42-43_Pn0.0s.rules"),
+        "{query}"
+    );
+    assert_eq!(decode(&query), (shared, vec![]));
+    let (s, notices) = decode("v=1.37&g=3.30s.f.A.0s.old");
+    assert!(notices.is_empty());
+    assert_eq!(s.spec.groups[0].exit_code, None);
+    let (_, notices) = decode("v=1.37&g=3.30s.42.N_N_Xi42.0s.bad");
+    assert!(
+        notices[0].message.contains("a restart rule is R or P"),
+        "{notices:?}"
+    );
 }

@@ -2,10 +2,11 @@
 //! limiter on a node, and schedule curves.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
 use crashloop_explorer::engine::simulate::{pod_restarts, Offsets, PodRun, LOAD_WINDOW_MS};
 use crashloop_explorer::engine::{
-    simulate, EffectiveBackoff, ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec,
-    Semantics,
+    simulate, EffectiveBackoff, ExitKind, Group, KubeletVersion, Requeue, RestartPolicy, Scenario,
+    ScenarioSpec, Semantics,
 };
 
 fn curve(initial_ms: u64, max_ms: u64) -> EffectiveBackoff {
@@ -126,6 +127,7 @@ fn restart_policy_and_exit_kind() {
         exit,
         restart_policy,
         spread_ms: 0,
+        ..Group::default()
     };
     let t = simulate(&scenario(ScenarioSpec {
         groups: vec![
@@ -347,4 +349,63 @@ fn the_band_spans_the_seeds() {
     for (j, &time) in band.times_ms.iter().enumerate() {
         assert!(band.max[j] <= ideal.restarts_by(time), "at {time}");
     }
+}
+
+// KEP-5307: a `restartPolicy: Never` pod whose container has its own
+// `restartPolicy: Never` and a rule restarting it on exit 42. Kubelet 1.37
+// defaults (10 s / 5 min), restarts at expiry: it runs 30 s each time and
+// restarts in place at 30 (at once), 70, 120, 190, 300, 490 s (waits 0, 10,
+// 20, 40, 80, 160 s after exits at 30, 60, 100, 150, 220, 330 s).
+#[test]
+fn container_restart_rules_restart_in_place() {
+    let rules = || ScenarioSpec {
+        groups: vec![Group {
+            pods: 1,
+            run_ms: 30_000,
+            exit: ExitKind::Failed,
+            exit_code: Some(42),
+            restart_policy: RestartPolicy::Never,
+            container_restart_policy: Some(RestartPolicy::Never),
+            restart_policy_rules: vec![ContainerRestartRule::restart_on(&[42])],
+            ..Group::default()
+        }],
+        requeue: Some(Requeue::Ideal),
+        horizon_ms: 600_000,
+        ..Default::default()
+    };
+    let t = simulate(&scenario(rules()));
+    assert_eq!(
+        t.restarts_at_ms,
+        [30_000, 70_000, 120_000, 190_000, 300_000, 490_000]
+    );
+    // Exit 1 matches no rule: the container's Never keeps it down.
+    let mut spec = rules();
+    spec.groups[0].exit_code = Some(1);
+    assert!(simulate(&scenario(spec)).restarts_at_ms.is_empty());
+    // Kubelet 1.34: ContainerRestartRules is alpha (off); the API server
+    // drops the fields and the pod's Never applies.
+    let mut spec = rules();
+    spec.kubelet_version = Some(KubeletVersion::V1_34);
+    let s = scenario(spec);
+    assert!(
+        s.warnings()[0].contains("dropped by the API server"),
+        "{:?}",
+        s.warnings()
+    );
+    assert!(simulate(&s).restarts_at_ms.is_empty());
+    // RestartAllContainers is beta from 1.36; 1.35 refuses it in the API's words.
+    let mut spec = rules();
+    spec.kubelet_version = Some(KubeletVersion::V1_35);
+    spec.groups[0].restart_policy_rules[0].action = "RestartAllContainers".into();
+    assert_eq!(
+        Scenario::try_from(spec).unwrap_err().to_string(),
+        "groups[0].container.restartPolicyRules[0].action: Unsupported value: \"RestartAllContainers\": supported values: \"Restart\""
+    );
+    // Rules need the container's own restartPolicy.
+    let mut spec = rules();
+    spec.groups[0].container_restart_policy = None;
+    assert_eq!(
+        Scenario::try_from(spec).unwrap_err().to_string(),
+        "groups[0].container.restartPolicy: Required value: must specify restartPolicy when restart rules are used"
+    );
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
-use super::scenario::{ExitKind, RestartPolicy, Scenario};
+use super::scenario::{ExitKind, Scenario};
 use super::simulate::{pod_restarts, PodRun};
 
 /// `kubectl` prints at most this many lines here; later ones are dropped.
@@ -185,11 +185,12 @@ fn runs(restarts: &[Ms], run_ms: Ms, end: Ms) -> Vec<(Ms, Ms)> {
 pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec, main_restarts: &[Ms]) -> Lifecycle {
     let horizon = s.horizon_ms();
     // The pod is the charted group's first pod.
-    let group = s.groups().get(s.spec().chart_group).or(s.groups().first());
+    let index = s.spec().chart_group.min(s.groups().len().saturating_sub(1));
+    let group = s.groups().get(index);
     let run_ms = group.map_or(0, |g| g.run_ms);
-    let exit = group.map_or(ExitKind::Failed, |g| g.exit);
-    let policy = group.map_or(RestartPolicy::Always, |g| g.restart_policy);
-    let restarts_at = policy.restarts(exit);
+    let exit = group.map_or(ExitKind::Failed, |g| ExitKind::of_code(g.exit_code()));
+    // The pod's policy, or the container's own restart rules (KEP-5307).
+    let restarts_at = s.restarts(index);
     let pod_run = |run_ms: Ms, seed: u64| PodRun {
         backoff: s.backoff(),
         run_ms,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::Semantics;
-use super::scenario::{ExitKind, Group, Requeue, RestartPolicy, ScenarioSpec};
+use super::scenario::{ExitKind, Group, Requeue, ScenarioSpec};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -33,11 +33,8 @@ impl Preset {
             };
             vec![Group {
                 name: "Succeeded, restartPolicy Always".into(),
-                pods,
-                run_ms,
                 exit: ExitKind::Succeeded,
-                restart_policy: RestartPolicy::Always,
-                spread_ms: 0,
+                ..Group::crash_looping(pods, run_ms, 0)
             }]
         } else {
             base.groups.clone()

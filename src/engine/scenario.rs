@@ -14,6 +14,8 @@ use super::config::{
     DEFAULT_INITIAL_MS, DEFAULT_MAX_MS, FLAT_RESET_MS,
 };
 use super::duration::format_human_ms;
+use super::field::FieldError;
+use super::restart_rules::{ContainerRestart, ContainerRestartRule, Verdict};
 
 pub const INITIAL_RANGE_MS: RangeInclusive<Ms> = 25..=60_000;
 pub const MAX_RANGE_MS: RangeInclusive<Ms> = 1_000..=600_000;
@@ -33,6 +35,8 @@ pub const BAND_SEEDS_RANGE: RangeInclusive<u32> = 0..=32;
 pub const REQUESTS_PER_RESTART_RANGE: RangeInclusive<u32> = 0..=100;
 pub const QPS_RANGE: RangeInclusive<u32> = 1..=10_000;
 pub const BURST_RANGE: RangeInclusive<u32> = 1..=10_000;
+/// What a container can exit with.
+pub const EXIT_CODE_RANGE: RangeInclusive<i32> = 0..=255;
 
 pub const DEFAULT_PODS: u32 = 110;
 pub const DEFAULT_HORIZON_MS: Ms = 1_800_000;
@@ -128,12 +132,29 @@ pub struct Group {
     pub run_ms: Ms,
     #[serde(default)]
     pub exit: ExitKind,
+    /// The exact exit code (0 to 255); unset: 1 when failed, 0 when succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// The pod's `restartPolicy`.
     #[serde(default)]
     pub restart_policy: RestartPolicy,
+    /// The container's own `restartPolicy` (KEP-5307); unset: the pod's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_restart_policy: Option<RestartPolicy>,
+    /// The container's `restartPolicyRules`, as the API spells them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restart_policy_rules: Vec<ContainerRestartRule>,
     /// 0: the pods start (and crash) in lockstep; otherwise their starts are
     /// spread evenly over this long.
     #[serde(default)]
     pub spread_ms: Ms,
+}
+
+impl Default for Group {
+    /// One unnamed pod whose container fails at once and restarts.
+    fn default() -> Self {
+        Group::crash_looping(1, 0, 0)
+    }
 }
 
 impl Group {
@@ -144,8 +165,52 @@ impl Group {
             pods,
             run_ms,
             exit: ExitKind::Failed,
+            exit_code: None,
             restart_policy: RestartPolicy::Always,
+            container_restart_policy: None,
+            restart_policy_rules: vec![],
             spread_ms,
+        }
+    }
+
+    /// The code the container exits with.
+    pub fn exit_code(&self) -> i32 {
+        self.exit_code.unwrap_or(match self.exit {
+            ExitKind::Succeeded => 0,
+            ExitKind::Failed => 1,
+        })
+    }
+
+    /// The container's restart settings as the given version's API server
+    /// accepts them, with its warnings, or the errors in the API's words.
+    pub fn container_restart(
+        &self,
+        index: usize,
+        version: KubeletVersion,
+    ) -> Result<(ContainerRestart, Vec<String>), Vec<FieldError>> {
+        let mut errs = vec![];
+        let path = format!("groups[{index}].container");
+        let (restart, warnings) = ContainerRestart::validate(
+            &path,
+            self.container_restart_policy.map(RestartPolicy::name),
+            &self.restart_policy_rules,
+            version,
+            &mut errs,
+        );
+        for (i, r) in self.restart_policy_rules.iter().enumerate() {
+            let values = r.exit_codes.iter().flat_map(|e| &e.values);
+            if let Some(v) = values.into_iter().find(|v| !EXIT_CODE_RANGE.contains(*v)) {
+                errs.push(FieldError::invalid(
+                    format!("{path}.restartPolicyRules[{i}].exitCodes.values"),
+                    v,
+                    "a container exits with 0 to 255",
+                ));
+            }
+        }
+        if errs.is_empty() {
+            Ok((restart, warnings))
+        } else {
+            Err(errs)
         }
     }
 }
@@ -260,6 +325,8 @@ pub enum ScenarioError {
     },
     /// Two ways of saying the same thing.
     Conflict(String),
+    /// The API server would refuse a group's container (restart rules).
+    Invalid(Vec<FieldError>),
 }
 
 impl fmt::Display for ScenarioError {
@@ -268,6 +335,13 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Config(e) => e.fmt(f),
             ScenarioError::OutOfRange { message, .. } => f.write_str(message),
             ScenarioError::Conflict(m) => f.write_str(m),
+            ScenarioError::Invalid(errs) => f.write_str(
+                &errs
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
         }
     }
 }
@@ -281,6 +355,10 @@ pub struct Scenario {
     spec: ScenarioSpec,
     backoff: EffectiveBackoff,
     groups: Vec<Group>,
+    /// What the kubelet does after each group's container exits.
+    verdicts: Vec<Verdict>,
+    /// What the API server did without refusing (fields dropped with a gate off).
+    warnings: Vec<String>,
     version: KubeletVersion,
     requeue: Requeue,
 }
@@ -364,14 +442,11 @@ impl ScenarioSpec {
     /// The node's groups: `groups`, or the one lockstep group `pods`/`runMs` describe.
     pub fn effective_groups(&self) -> Vec<Group> {
         if self.groups.is_empty() {
-            vec![Group {
-                name: String::new(),
-                pods: self.pods.unwrap_or(DEFAULT_PODS),
-                run_ms: self.run_ms.unwrap_or(0),
-                exit: ExitKind::Failed,
-                restart_policy: RestartPolicy::Always,
-                spread_ms: 0,
-            }]
+            vec![Group::crash_looping(
+                self.pods.unwrap_or(DEFAULT_PODS),
+                self.run_ms.unwrap_or(0),
+                0,
+            )]
         } else {
             self.groups.clone()
         }
@@ -400,6 +475,15 @@ fn groups_of(spec: &ScenarioSpec) -> Result<Vec<Group>, ScenarioError> {
                 field: "name",
                 message: format!("a group name takes at most {MAX_GROUP_NAME} characters"),
             });
+        }
+        if let Some(code) = g.exit_code {
+            check("exitCode", code, &EXIT_CODE_RANGE, |c| c.to_string())?;
+            if ExitKind::of_code(code) != g.exit {
+                return Err(ScenarioError::Conflict(format!(
+                    "exit code {code} and exit {:?} disagree: exit code 0 is succeeded, any other failed",
+                    g.exit
+                )));
+            }
         }
     }
     let total: u32 = groups.iter().map(|g| g.pods).sum();
@@ -473,10 +557,27 @@ impl TryFrom<ScenarioSpec> for Scenario {
             Semantics::Kubelet if version.requeues_at_expiry() => Requeue::AtExpiry,
             Semantics::Kubelet => Requeue::Periodic,
         });
+        let mut verdicts = vec![];
+        let mut warnings = vec![];
+        let mut errors = vec![];
+        for (i, g) in groups.iter().enumerate() {
+            match g.container_restart(i, version) {
+                Ok((restart, w)) => {
+                    verdicts.push(restart.after_exit(g.restart_policy, g.exit_code()));
+                    warnings.extend(w);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ScenarioError::Invalid(errors));
+        }
         Ok(Scenario {
             spec,
             backoff,
             groups,
+            verdicts,
+            warnings,
             version,
             requeue,
         })
@@ -496,6 +597,8 @@ impl Default for Scenario {
         let spec = ScenarioSpec::default();
         Scenario {
             groups: spec.effective_groups(),
+            verdicts: vec![Verdict::RestartByPolicy],
+            warnings: vec![],
             backoff: EffectiveBackoff::todays_default(),
             version: KubeletVersion::default(),
             requeue: Requeue::AtExpiry,
@@ -511,6 +614,21 @@ impl Scenario {
     pub fn backoff(&self) -> &EffectiveBackoff {
         &self.backoff
     }
+    /// What the kubelet does after group `i`'s container exits.
+    pub fn verdict(&self, i: usize) -> Verdict {
+        self.verdicts.get(i).copied().unwrap_or(Verdict::Stays)
+    }
+
+    /// Whether group `i`'s container restarts at all.
+    pub fn restarts(&self, i: usize) -> bool {
+        self.verdict(i).restarts()
+    }
+
+    /// Fields the API server would drop (a gate off in this version).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
     pub fn groups(&self) -> &[Group] {
         &self.groups
     }

@@ -480,7 +480,7 @@ pub fn group_restarts_by(restarts: &[Ms], counts: &[u64], by: Ms) -> u64 {
 /// The min-max band of the charted pod's restarts over `seeds` seeds.
 fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
     let seeds = s.spec().band_seeds;
-    if seeds == 0 || s.requeue() == Requeue::Ideal || !g.restart_policy.restarts(g.exit) {
+    if seeds == 0 || s.requeue() == Requeue::Ideal || !s.restarts(group) {
         return None;
     }
     let h = s.horizon_ms();
@@ -545,11 +545,8 @@ pub struct PodKey {
     band_seeds: u32,
     horizon_ms: Ms,
     chart_group: usize,
-    groups: Vec<(
-        Ms,
-        super::scenario::ExitKind,
-        super::scenario::RestartPolicy,
-    )>,
+    /// Each group's crash interval and whether its container restarts.
+    groups: Vec<(Ms, bool)>,
 }
 
 impl Scenario {
@@ -566,7 +563,8 @@ impl Scenario {
             groups: self
                 .groups()
                 .iter()
-                .map(|g| (g.run_ms, g.exit, g.restart_policy))
+                .enumerate()
+                .map(|(i, g)| (g.run_ms, self.restarts(i)))
                 .collect(),
         }
     }
@@ -592,7 +590,7 @@ pub fn pod_runs(s: &Scenario) -> PodRuns {
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            if g.restart_policy.restarts(g.exit) {
+            if s.restarts(i) {
                 pod_restarts(&pod_run(s, g, group_seed(s.spec().seed, i)))
             } else {
                 (vec![], vec![])
@@ -648,7 +646,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
-            restarts: g.restart_policy.restarts(g.exit),
+            restarts: s.restarts(i),
             restarts_per_pod: at.len() as u64,
             restarts_all_pods: group_restarts_by(at, &counts, horizon - 1),
             restarts_all_pods_first5m: group_restarts_by(

@@ -7,11 +7,14 @@ use crate::engine::config::{CrashLoopBackOffConfig, KubeletConfig, KubeletVersio
 use crate::engine::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
 use crate::engine::job::JobManifest;
 use crate::engine::presets::presets;
+use crate::engine::restart_rules::{
+    ContainerRestartRule, ContainerRestartRuleOnExitCodes, RuleAction, MAX_RESTART_RULES,
+};
 use crate::engine::scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE, BURST_RANGE,
-    HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS, MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS,
-    PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE, RESET_RANGE_MS, RUN_RANGE_MS,
-    SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
+    EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS, MAX_GROUPS,
+    MAX_GROUP_NAME, MAX_RANGE_MS, PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE,
+    RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
 };
 use crate::engine::{
     Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
@@ -130,19 +133,87 @@ impl Writer {
     }
 }
 
-fn exit_code(e: ExitKind) -> &'static str {
-    match e {
-        ExitKind::Failed => "f",
-        ExitKind::Succeeded => "s",
+/// A group's exit in a link: `f` or `s`, or the exact code (`42`).
+fn exit_field(g: &Group) -> String {
+    match (g.exit_code, g.exit) {
+        (Some(code), _) => code.to_string(),
+        (None, ExitKind::Failed) => "f".into(),
+        (None, ExitKind::Succeeded) => "s".into(),
     }
 }
 
-fn policy_code(p: RestartPolicy) -> &'static str {
-    match p {
-        RestartPolicy::Always => "A",
-        RestartPolicy::OnFailure => "O",
-        RestartPolicy::Never => "N",
+/// One letter per restart policy: `A`, `O`, `N`.
+fn policy_letter(p: RestartPolicy) -> &'static str {
+    &p.name()[..1]
+}
+
+fn policy_of_letter(s: &str) -> Option<RestartPolicy> {
+    RestartPolicy::ALL
+        .into_iter()
+        .find(|p| policy_letter(*p) == s)
+}
+
+/// A rule in a link: action (`R` Restart, `P` RestartAllContainers), operator
+/// (`i` In, `n` NotIn), then the exit codes joined by `-`: `Ri42-43`.
+fn rule_field(r: &ContainerRestartRule) -> String {
+    let action = if r.action == RuleAction::RestartAllContainers.name() {
+        "P"
+    } else {
+        "R"
+    };
+    let (op, values) = match &r.exit_codes {
+        Some(e) => (
+            if e.operator == "NotIn" { "n" } else { "i" },
+            e.values
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join("-"),
+        ),
+        None => ("i", String::new()),
+    };
+    format!("{action}{op}{values}")
+}
+
+fn rule_of_field(s: &str) -> Option<ContainerRestartRule> {
+    let mut chars = s.chars();
+    let action = match chars.next()? {
+        'R' => RuleAction::Restart,
+        'P' => RuleAction::RestartAllContainers,
+        _ => return None,
+    };
+    let operator = match chars.next()? {
+        'i' => "In",
+        'n' => "NotIn",
+        _ => return None,
+    };
+    let values = chars
+        .as_str()
+        .split('-')
+        .map(|v| v.parse::<i32>().ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some(ContainerRestartRule {
+        action: action.name().to_owned(),
+        exit_codes: Some(ContainerRestartRuleOnExitCodes {
+            operator: operator.to_owned(),
+            values,
+        }),
+    })
+}
+
+/// A group's policies in a link: the pod's letter, then optionally `_` and
+/// the container's own letter, then `_` and each rule: `N_N_Ri42`.
+fn policy_field(g: &Group) -> String {
+    let mut out = policy_letter(g.restart_policy).to_owned();
+    if g.container_restart_policy.is_some() || !g.restart_policy_rules.is_empty() {
+        out.push('_');
+        out.push_str(g.container_restart_policy.map_or("", policy_letter));
+        for r in &g.restart_policy_rules {
+            out.push('_');
+            out.push_str(&rule_field(r));
+        }
     }
+    out
 }
 
 /// The query string (without `?`) for a state; empty for the defaults.
@@ -172,12 +243,9 @@ pub fn encode(s: &Shared) -> String {
     if spec.model == Semantics::Kep {
         w.put("m", "kep");
     }
-    if let Some(v) = spec
-        .kubelet_version
-        .filter(|&v| v != KubeletVersion::default())
-    {
-        w.put("v", v.name());
-    }
+    // Always written, so that a shared link keeps its meaning when the
+    // default version moves.
+    w.put("v", spec.kubelet_version.unwrap_or_default().name());
     for (key, gate) in [
         ("gr", REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY),
         ("gm", KUBELET_CRASH_LOOP_BACK_OFF_MAX),
@@ -240,8 +308,8 @@ pub fn encode(s: &Shared) -> String {
                     "{}.{}.{}.{}.{}.{}",
                     g.pods,
                     dotless_duration(g.run_ms),
-                    exit_code(g.exit),
-                    policy_code(g.restart_policy),
+                    exit_field(g),
+                    policy_field(g),
                     dotless_duration(g.spread_ms),
                     g.name
                 ),
@@ -389,7 +457,7 @@ impl Reader {
                 "g",
                 v,
                 format!(
-                    "{why} (write pods.run.exit.policy.spread.name, e.g. 10.30s.f.A.1m0s.batch)"
+                    "{why} (write pods.run.exit.policy.spread.name, e.g. 10.30s.f.A.1m0s.batch or 10.30s.42.N_N_Ri42.0s.rules)"
                 ),
             );
             None
@@ -403,17 +471,41 @@ impl Reader {
         let Some(run_ms) = parse_ms(run).ok().filter(|r| RUN_RANGE_MS.contains(r)) else {
             return bad(self, "the crash interval must be 0s to 15m0s");
         };
-        let exit = match *exit {
-            "f" => ExitKind::Failed,
-            "s" => ExitKind::Succeeded,
-            _ => return bad(self, "exit must be f or s"),
+        let (exit, exit_code) = match *exit {
+            "f" => (ExitKind::Failed, None),
+            "s" => (ExitKind::Succeeded, None),
+            code => match code
+                .parse::<i32>()
+                .ok()
+                .filter(|c| EXIT_CODE_RANGE.contains(c))
+            {
+                Some(c) => (ExitKind::of_code(c), Some(c)),
+                None => return bad(self, "exit must be f, s or an exit code 0 to 255"),
+            },
         };
-        let restart_policy = match *policy {
-            "A" => RestartPolicy::Always,
-            "O" => RestartPolicy::OnFailure,
-            "N" => RestartPolicy::Never,
-            _ => return bad(self, "policy must be A, O or N"),
+        let mut policies = policy.split('_');
+        let Some(restart_policy) = policies.next().and_then(policy_of_letter) else {
+            return bad(self, "policy must be A, O or N");
         };
+        let container_restart_policy = match policies.next() {
+            None | Some("") => None,
+            Some(letter) => match policy_of_letter(letter) {
+                Some(p) => Some(p),
+                None => return bad(self, "the container's policy must be A, O or N"),
+            },
+        };
+        let mut restart_policy_rules = vec![];
+        for r in policies.take(MAX_RESTART_RULES + 1) {
+            match rule_of_field(r) {
+                Some(rule) => restart_policy_rules.push(rule),
+                None => {
+                    return bad(
+                        self,
+                        "a restart rule is R or P, i or n, then exit codes (Ri42-43)",
+                    )
+                }
+            }
+        }
         let Some(spread_ms) = parse_ms(spread)
             .ok()
             .filter(|s| SPREAD_RANGE_MS.contains(s))
@@ -425,13 +517,20 @@ impl Reader {
             pods,
             run_ms,
             exit,
+            exit_code,
             restart_policy,
+            container_restart_policy,
+            restart_policy_rules,
             spread_ms,
         })
     }
 }
 
 /// The state a query string describes, and what in it was not used.
+/// Links written before every link carried `v=` left the version out when it
+/// was the default, which was 1.35 until 1.36 and 1.37 were added.
+pub const LEGACY_LINK_VERSION: KubeletVersion = KubeletVersion::V1_35;
+
 pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
     let mut r = Reader { notices: vec![] };
     let mut s = Shared::default();
@@ -452,6 +551,7 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
         run_ms: None,
     };
     let mut has_job = false;
+    let (mut saw_known, mut saw_version) = (false, false);
     for (key, v) in parse_query(query) {
         let spec = &mut s.spec;
         match key.as_str() {
@@ -476,7 +576,15 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
             },
             "v" => match KubeletVersion::parse(&v) {
                 Some(version) => spec.kubelet_version = Some(version),
-                None => r.notice("v", &v, "not a modelled kubelet version (1.31 to 1.35)"),
+                None => r.notice(
+                    "v",
+                    &v,
+                    format!(
+                        "not a modelled kubelet version ({} to {})",
+                        KubeletVersion::ALL[0].name(),
+                        KubeletVersion::default().name()
+                    ),
+                ),
             },
             "gr" | "gm" => {
                 let gate = if key == "gr" {
@@ -600,8 +708,20 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 has_job = true;
             }
             // Unknown keys belong to someone else (analytics, a docs site): left alone.
-            _ => {}
+            _ => continue,
         }
+        saw_known = true;
+        saw_version |= key == "v";
+    }
+    if saw_known && !saw_version {
+        s.spec.kubelet_version = Some(LEGACY_LINK_VERSION);
+        r.notices.push(Notice {
+            key: "v".into(),
+            message: format!(
+                "this link does not say which kubelet: read as {}, the default when links left it out",
+                LEGACY_LINK_VERSION.name()
+            ),
+        });
     }
     if has_job {
         s.job = Some(job);
