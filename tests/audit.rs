@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crashloop_explorer::engine::audit::{audit, Verdict};
+use crashloop_explorer::engine::job::FailureScript;
 use crashloop_explorer::engine::Scenario;
 
 #[test]
@@ -84,87 +85,107 @@ fn every_claim_is_recomputed() {
         (
             "kep-4603-table-today",
             Verdict::Matches,
-            "KEP: 10s / 5m0s; kubelet 1.35: 10s / 5m0s",
+            "KEP: 10s / 5m0s; kubelet 1.37: 10s / 5m0s",
         ),
         (
             "kep-4603-table-new-default",
             Verdict::Matches,
-            "KEP: 1s / 1m0s; kubelet 1.35: 1s / 1m0s",
+            "KEP: 1s / 1m0s; kubelet 1.37: 1s / 1m0s",
         ),
         (
             "kep-4603-table-60s",
             Verdict::Matches,
-            "KEP: 10s / 1m0s; kubelet 1.35: 10s / 1m0s",
+            "KEP: 10s / 1m0s; kubelet 1.37: 10s / 1m0s",
         ),
         (
             "kep-4603-table-2s",
             Verdict::Matches,
-            "KEP: 2s / 2s; kubelet 1.35: 2s / 2s",
+            "KEP: 2s / 2s; kubelet 1.37: 2s / 2s",
         ),
         (
             "kep-4603-table-2s-reduced",
             Verdict::Matches,
-            "KEP: 1s / 2s; kubelet 1.35: 1s / 2s",
+            "KEP: 1s / 2s; kubelet 1.37: 1s / 2s",
         ),
         (
             "kep-4603-table-30s",
             Verdict::Matches,
-            "KEP: 1s / 30s; kubelet 1.35: 1s / 30s",
+            "KEP: 1s / 30s; kubelet 1.37: 1s / 30s",
         ),
         (
             "kep-4603-table-300s",
             Verdict::Matches,
-            "KEP: 1s / 5m0s; kubelet 1.35: 1s / 5m0s",
+            "KEP: 1s / 5m0s; kubelet 1.37: 1s / 5m0s",
         ),
         (
             "kep-4603-table-61s",
             Verdict::Matches,
-            "KEP: 1s / 1m1s; kubelet 1.35: 1s / 1m1s",
+            "KEP: 1s / 1m1s; kubelet 1.37: 1s / 1m1s",
         ),
         (
             "kep-4603-table-today-again",
             Verdict::Matches,
-            "KEP: 10s / 5m0s; kubelet 1.35: 10s / 5m0s",
+            "KEP: 10s / 5m0s; kubelet 1.37: 10s / 5m0s",
         ),
         (
             "kep-4603-table-301s",
             Verdict::Matches,
-            "KEP: kubelet crashes; kubelet 1.35: kubelet crashes",
+            "KEP: kubelet crashes; kubelet 1.37: kubelet crashes",
         ),
         (
             "kep-4603-table-301s-reduced",
             Verdict::Matches,
-            "KEP: kubelet crashes; kubelet 1.35: kubelet crashes",
+            "KEP: kubelet crashes; kubelet 1.37: kubelet crashes",
         ),
         (
             "kep-5593-table-today",
             Verdict::Matches,
-            "KEP: 10s / 5m0s; kubelet 1.35: 10s / 5m0s",
+            "KEP: 10s / 5m0s; kubelet 1.37: 10s / 5m0s",
         ),
         (
             "kep-5593-table-2s",
             Verdict::Matches,
-            "KEP: 2s / 2s; kubelet 1.35: 2s / 2s",
+            "KEP: 2s / 2s; kubelet 1.37: 2s / 2s",
         ),
         (
             "kep-5593-table-10s",
             Verdict::Matches,
-            "KEP: 10s / 10s; kubelet 1.35: 10s / 10s",
+            "KEP: 10s / 10s; kubelet 1.37: 10s / 10s",
         ),
         (
             "kep-5593-table-11s",
             Verdict::Differs,
-            "KEP: 10s / 11s; kubelet 1.35: 10s / 11s",
+            "KEP: 10s / 11s; kubelet 1.37: 10s / 11s",
         ),
         (
             "kep-5593-table-300s",
             Verdict::Differs,
-            "KEP: 10s / 5m0s; kubelet 1.35: 10s / 5m0s",
+            "KEP: 10s / 5m0s; kubelet 1.37: 10s / 5m0s",
         ),
         (
             "kep-5593-table-301s",
             Verdict::Matches,
-            "KEP: kubelet crashes; kubelet 1.35: kubelet crashes",
+            "KEP: kubelet crashes; kubelet 1.37: kubelet crashes",
+        ),
+        (
+            "backoff-gc-restart",
+            Verdict::Differs,
+            "waits 2m40s, 3m22s, 10s, 20s …: the 5 min wait is cut at 600 s since the last restart and the curve starts over",
+        ),
+        (
+            "reduce-gate-alone-on-1-35",
+            Verdict::Differs,
+            "1s / 5m0s; 1s / 1m0s needs maxContainerRestartPeriod: 60s too",
+        ),
+        (
+            "kep-yaml-gate-spelling",
+            Verdict::Differs,
+            "the code's name is ReduceDefaultCrashLoopBackOffDecay; with the KEP's spelling: unrecognized feature gate: ReduceDefaultCrashLoopBackoffDecay",
+        ),
+        (
+            "job-ignored-failures-back-off",
+            Verdict::Differs,
+            "not counted, but pods at 0s, 40s, 1m30s: every failure enters the backoff record",
         ),
     ];
     let claims = audit();
@@ -183,12 +204,19 @@ fn every_claim_is_recomputed() {
 #[test]
 fn every_claim_has_a_scenario_to_show() {
     for claim in audit() {
+        // Refusals are shown as the kubelet's message.
         assert!(
             Scenario::try_from(claim.scenario.clone()).is_ok()
-                || claim.recomputed.contains("crashes"),
+                || claim.recomputed.contains("crashes")
+                || claim.recomputed.contains("unrecognized feature gate"),
             "{}",
             claim.id
         );
+        // Job claims load a valid Job and script into the Job view.
+        if let Some(job) = &claim.job {
+            assert!(job.manifest.validate().is_ok(), "{}", claim.id);
+            assert!(FailureScript::parse(&job.script, "main", job.run_ms).is_ok());
+        }
     }
 }
 

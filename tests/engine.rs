@@ -486,10 +486,12 @@ fn backoff_gc_restarts_the_curve_during_a_wait() {
         secs(&t.delays_ms),
         [0, 10, 20, 40, 80, 160, 202, 10, 20, 40, 80, 160, 202]
     );
+    assert_eq!(secs(&t.gc_restarts_at_ms), [3312, 6224]);
     // The KEP's model has no GC: 10, 20, 40, 80, 160, 300, 300 s.
     spec.model = Semantics::Kep;
     let t = simulate(&Scenario::try_from(spec).unwrap());
     assert_eq!(secs(&t.delays_ms[..7]), [10, 20, 40, 80, 160, 300, 300]);
+    assert!(t.gc_restarts_at_ms.is_empty());
 }
 
 // The reset test at an exit compares FinishedAt with `lastUpdate`, the moment

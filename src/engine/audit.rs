@@ -6,10 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::{
-    resolve, KubeletConfig, Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
-    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+    resolve, CrashLoopBackOffConfig, KubeletConfig, KubeletVersion, Semantics,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 use super::duration::format_go_duration_ms;
+use super::job::{
+    run_job, Container, FailureScript, JobManifest, JobSpec, OnPodCondition, PodFailurePolicy,
+    PodFailurePolicyRule, PodSpec, PodTemplate, DEFAULT_HORIZON_MS,
+};
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
 use super::simulate::{restarts_in_windows, simulate, Timeline, LOAD_WINDOW_MS};
 
@@ -38,6 +42,18 @@ pub struct Claim {
     pub why: String,
     /// Loads the claim into the charts.
     pub scenario: ScenarioSpec,
+    /// For claims about Jobs: what "show me" loads into the Job view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<JobExample>,
+}
+
+/// A Job and a failure script, for the Job view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobExample {
+    pub manifest: JobManifest,
+    pub script: String,
+    pub run_ms: Ms,
 }
 
 const TODAY: (Ms, Ms) = (10_000, 300_000);
@@ -155,7 +171,7 @@ fn table_row(
     let (as_kep, as_kubelet) = (show(Semantics::Kep), show(Semantics::Kubelet));
     let matches = as_kep.starts_with(kep_value) && as_kubelet == as_kep;
     let why = if matches {
-        "the KEP's rules and kubelet 1.35 give the row's values".to_owned()
+        "the KEP's rules and the kubelet give the row's values".to_owned()
     } else {
         "the KEP's own rule (initial = max only when max < initial) and the kubelet keep 10s"
             .to_owned()
@@ -167,7 +183,10 @@ fn table_row(
         quote,
         assumptions: "gates as in the row; initial / max".into(),
         kep_value: kep_value.into(),
-        recomputed: format!("KEP: {as_kep}; kubelet 1.35: {as_kubelet}"),
+        recomputed: format!(
+            "KEP: {as_kep}; kubelet {}: {as_kubelet}",
+            KubeletVersion::default().name()
+        ),
         verdict: verdict(matches),
         why,
         scenario: ScenarioSpec {
@@ -175,6 +194,7 @@ fn table_row(
             model: Semantics::Kubelet,
             ..Default::default()
         },
+        job: None,
     }
 }
 
@@ -201,6 +221,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(n_kep.abs_diff(10) <= 1),
         why: "\"about\" covers both; the kubelet's free first restart makes it exactly 10".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let first5 = today_10s.restarts_by(300_000);
     claims.push(Claim {
@@ -218,6 +239,7 @@ pub fn audit() -> Vec<Claim> {
         why: "restarts at 20, 50, 100 and 190 s; the kubelet adds its immediate first restart"
             .into(),
         scenario: spec,
+        job: None,
     });
 
     let (spec, almost_ten) = kep(TODAY, 599_999, MIN30);
@@ -233,6 +255,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(n == 2),
         why: "runs never exceed the reset threshold, so the waits keep doubling: 10 s, then 20 s".into(),
         scenario: spec,
+        job: None,
     });
 
     let (spec, one_s) = kep((1_000, 300_000), 0, MIN30);
@@ -248,6 +271,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(w == [3, 1, 2]),
         why: "restarts at 1, 3, 7 | 15 | 31, 63 s".into(),
         scenario: spec,
+        job: None,
     });
 
     // Excess restarts per backoff lifetime for 1 s, 250 ms and 25 ms initials.
@@ -281,6 +305,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(lo == 3 && hi == 7),
         why: "25 ms takes 14 doublings to reach 5 min (today takes 5), so it keeps 8–9 extra restarts".into(),
         scenario: kep_spec((25, 300_000), 0, HOUR),
+        job: None,
     });
 
     let (spec, one_thirty) = kep((1_000, 30_000), 0, MIN30);
@@ -302,6 +327,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(total == 10),
         why: "restarts at 1, 3, 7 | 15 | 31, 61 | 91, 121 | 151 … 301 s against one a window today".into(),
         scenario: spec,
+        job: None,
     });
 
     // KEP-4603 Risks and Mitigations: the 1 s / 60 s default.
@@ -320,6 +346,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(first5 == 5),
         why: "9 restarts (1, 3, 7, 15, 31, 63, 123, 183, 243 s) against today's 4".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let (inclusive, exclusive) = (excess_by(30_000), excess_by(29_999));
     claims.push(Claim {
@@ -333,6 +360,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: Verdict::Convention,
         why: "today's second restart lands exactly at 30 s; the KEP leaves it out".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let late = restarts_between(&new_default, 150_000, 150_000) as i64
         - restarts_between(&today_hour, 150_000, 150_000) as i64;
@@ -347,6 +375,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(late == 2),
         why: "restarts at 183 and 243 s; today's next is at 310 s".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let steady_new = restarts_between(&new_default, 1_200_000, 300_000) as i64;
     let steady_today = restarts_between(&today_hour, 1_200_000, 300_000) as i64;
@@ -361,6 +390,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(steady_new - steady_today == 5),
         why: "5 is the new curve's restarts per 5 minutes; the excess over today's one is 4".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let peak = |t: &Timeline| {
         t.node_requests_per_window
@@ -381,6 +411,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(peak_new == 5_500),
         why: "a restart every second needs a 1 s wait; the 1 s / 1 min curve fits 3 restarts in its busiest 10 s (1, 3, 7 s)".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let excess_requests = first5 * 5 * i64::from(PODS);
     let later_requests = (steady_new - steady_today) * 5 * i64::from(PODS);
@@ -398,6 +429,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(excess_requests == 2_750),
         why: "right for the first 5 minutes; each later 5 minutes adds 4 excess restarts, not 5".into(),
         scenario: spec,
+        job: None,
     });
 
     // The per-node 1 s maximum.
@@ -414,6 +446,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(peak_cap == 5_500),
         why: "10 restarts in every 10 s window × 5 requests × 110 pods".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let first5_cap = one_cap.restarts_by(300_000) as i64 - today_hour.restarts_by(300_000) as i64;
     claims.push(Claim {
@@ -427,6 +460,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(first5_cap == 305),
         why: "300 restarts (one a second) less today's 4".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let steady_cap = restarts_between(&one_cap, 1_200_000, 300_000) as i64 - steady_today;
     claims.push(Claim {
@@ -440,6 +474,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(steady_cap == 310),
         why: "300 restarts per 5 minutes against today's 1".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let per_pod = steady_cap * 5;
     claims.push(Claim {
@@ -453,6 +488,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(per_pod == 1_550),
         why: "follows from 299 excess restarts, not 310".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let per_node = per_pod * i64::from(PODS);
     claims.push(Claim {
@@ -466,6 +502,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: verdict(per_node == 170_500),
         why: "110 × 1495".into(),
         scenario: spec.clone(),
+        job: None,
     });
     let windows_per_5min = (300_000 / LOAD_WINDOW_MS) as i64;
     claims.push(Claim {
@@ -484,6 +521,7 @@ pub fn audit() -> Vec<Claim> {
         verdict: Verdict::Differs,
         why: "170,500 / 300 s is ~568 per second, not per 10 s".into(),
         scenario: spec,
+        job: None,
     });
 
     claims.push(Claim {
@@ -502,6 +540,7 @@ pub fn audit() -> Vec<Claim> {
             model: Semantics::Kubelet,
             ..Default::default()
         },
+        job: None,
     });
 
     let reset = resolve(&KubeletConfig::default()).map_or(0, |b| b.reset_after_ms);
@@ -520,6 +559,7 @@ pub fn audit() -> Vec<Claim> {
             model: Semantics::Kubelet,
             ..Default::default()
         },
+        job: None,
     });
 
     let first_waits: Vec<Ms> = kubelet(TODAY, 0, MIN30)
@@ -546,6 +586,7 @@ pub fn audit() -> Vec<Claim> {
             requeue: Some(Requeue::Ideal),
             ..Default::default()
         },
+        job: None,
     });
 
     for (id, quote, c, value) in [
@@ -658,7 +699,209 @@ pub fn audit() -> Vec<Claim> {
     ] {
         claims.push(table_row(id, "KEP-5593", quote, c, value));
     }
+    claims.extend([
+        gc_claim(),
+        reduce_alone_claim(),
+        gate_spelling_claim(),
+        ignored_job_failures_claim(),
+    ]);
     claims
+}
+
+/// No document mentions it: the kubelet's housekeeping drops a backoff entry
+/// 600 s after its last update, even during a wait (client-go `Backoff.GC`,
+/// called from `HandlePodCleanups` every 2 s).
+fn gc_claim() -> Claim {
+    let spec = ScenarioSpec {
+        initial_ms: Some(TODAY.0),
+        max_ms: Some(TODAY.1),
+        run_ms: Some(400_000),
+        pods: Some(1),
+        horizon_ms: 7_200_000,
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        ..Default::default()
+    };
+    let t = timeline(&spec);
+    let waits: Vec<String> = t
+        .delays_ms
+        .iter()
+        .skip(5)
+        .take(4)
+        .map(|&d| format_go_duration_ms(d))
+        .collect();
+    let kep = timeline(&ScenarioSpec {
+        model: Semantics::Kep,
+        ..spec.clone()
+    });
+    let kep_waits: Vec<String> = kep
+        .delays_ms
+        .iter()
+        .skip(4)
+        .take(3)
+        .map(|&d| format_go_duration_ms(d))
+        .collect();
+    Claim {
+        id: "backoff-gc-restart",
+        kep: "kubelet",
+        section: "not in any KEP: HandlePodCleanups → crashLoopBackOff.GC()",
+        quote: "(no document mentions it) a backoff entry idle 600 s since its last restart is dropped, even during the wait",
+        assumptions: "today's curve (10 s doubling to 5 min), the container runs 400 s each time, restarts at expiry".into(),
+        kep_value: format!("waits {} (the curve at its cap)", kep_waits.join(", ")),
+        recomputed: format!("waits {} …: the 5 min wait is cut at 600 s since the last restart and the curve starts over", waits.join(", ")),
+        verdict: Verdict::Differs,
+        why: format!(
+            "{} of the first 2 h's restarts come early: for crash intervals between 600 s − max and 600 s the curve never reaches its cap",
+            t.gc_restarts_at_ms.len()
+        ),
+        scenario: spec,
+        job: None,
+    }
+}
+
+/// KEP-4603 gives ReduceDefaultCrashLoopBackOffDecay alone 1 s / 60 s; on
+/// 1.35+ KubeletCrashLoopBackOffMax is on by default and its unset field
+/// reads as 300 s.
+fn reduce_alone_claim() -> Claim {
+    let c = KubeletConfig {
+        kubelet_version: Some(KubeletVersion::V1_35),
+        semantics: Some(Semantics::Kubelet),
+        ..config(Some(true), None, None)
+    };
+    let shown = match resolve(&c) {
+        Ok(b) => format!(
+            "{} / {}",
+            format_go_duration_ms(b.initial_ms),
+            format_go_duration_ms(b.max_ms)
+        ),
+        Err(e) => e.to_string(),
+    };
+    let with_period = resolve(&KubeletConfig {
+        crash_loop_back_off: CrashLoopBackOffConfig {
+            max_container_restart_period: Some("60s".into()),
+        },
+        ..c.clone()
+    })
+    .map(|b| {
+        format!(
+            "{} / {}",
+            format_go_duration_ms(b.initial_ms),
+            format_go_duration_ms(b.max_ms)
+        )
+    })
+    .unwrap_or_default();
+    Claim {
+        id: "reduce-gate-alone-on-1-35",
+        kep: "KEP-4603",
+        section: "Design Details",
+        quote: "ReduceDefaultCrashLoopBackoffDecay … a 2x decay curve starting at 1s initial value, 1 minute maximum backoff",
+        assumptions: "kubelet 1.35 or later, only ReduceDefaultCrashLoopBackOffDecay turned on".into(),
+        kep_value: "1s / 1m0s".into(),
+        recomputed: format!("{shown}; {with_period} needs maxContainerRestartPeriod: 60s too"),
+        verdict: verdict(shown == "1s / 1m0s"),
+        why: "KubeletCrashLoopBackOffMax is beta and on since 1.35, and its unset maxContainerRestartPeriod reads as 300 s".into(),
+        scenario: ScenarioSpec {
+            config: Some(c),
+            model: Semantics::Kubelet,
+            ..Default::default()
+        },
+        job: None,
+    }
+}
+
+/// The kep.yaml spells the gate with a lower-case "o"; a kubelet given that
+/// spelling refuses to start.
+fn gate_spelling_claim() -> Claim {
+    const KEP_SPELLING: &str = "ReduceDefaultCrashLoopBackoffDecay";
+    let mut c = KubeletConfig {
+        semantics: Some(Semantics::Kubelet),
+        ..KubeletConfig::default()
+    };
+    c.feature_gates.insert(KEP_SPELLING.into(), true);
+    let refusal = match resolve(&c) {
+        Err(e) => e.messages.join("; "),
+        Ok(_) => "accepted".into(),
+    };
+    Claim {
+        id: "kep-yaml-gate-spelling",
+        kep: "KEP-4603",
+        section: "kep.yaml, Feature Enablement",
+        quote: "Feature gate name: ReduceDefaultCrashLoopBackoffDecay",
+        assumptions: "the gate spelled as the KEP spells it, in a kubelet's featureGates".into(),
+        kep_value: KEP_SPELLING.into(),
+        recomputed: format!("the code's name is {REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY}; with the KEP's spelling: {refusal}"),
+        verdict: Verdict::Differs,
+        why: "feature gate names are case-sensitive: \"Backoff\" is not \"BackOff\"".into(),
+        scenario: ScenarioSpec {
+            config: Some(c),
+            model: Semantics::Kubelet,
+            ..Default::default()
+        },
+        job: None,
+    }
+}
+
+/// KEP-3329: an Ignore rule does not count the failure; the controller still
+/// backs the replacement off (k/k#119434; k/k#130881 is open about it).
+fn ignored_job_failures_claim() -> Claim {
+    let manifest = JobManifest {
+        api_version: "batch/v1".into(),
+        kind: "Job".into(),
+        metadata: super::job::Metadata {
+            name: "preempted".into(),
+        },
+        spec: JobSpec {
+            pod_failure_policy: Some(PodFailurePolicy {
+                rules: vec![PodFailurePolicyRule {
+                    action: "Ignore".into(),
+                    on_exit_codes: None,
+                    on_pod_conditions: vec![OnPodCondition {
+                        type_: "DisruptionTarget".into(),
+                        status: "True".into(),
+                    }],
+                }],
+            }),
+            template: PodTemplate {
+                spec: PodSpec {
+                    restart_policy: Some("Never".into()),
+                    containers: vec![Container::named("main")],
+                    init_containers: vec![],
+                },
+            },
+            ..Default::default()
+        },
+    };
+    let script = "preempt\npreempt\nsucceed";
+    let run_ms = 30_000;
+    let starts = match (
+        manifest.validate(),
+        FailureScript::parse(script, "main", run_ms),
+    ) {
+        (Ok(job), Ok(script)) => run_job(&job, &script, DEFAULT_HORIZON_MS)
+            .pods
+            .iter()
+            .map(|p| format_go_duration_ms(p.start_ms))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => String::new(),
+    };
+    Claim {
+        id: "job-ignored-failures-back-off",
+        kep: "KEP-3329",
+        section: "Proposal",
+        quote: "ignore the failure (retriable failure) - restart the pod and do not increment the counter for backoffLimit",
+        assumptions: "Ignore on DisruptionTarget; preempted, preempted, succeeds; 30 s each".into(),
+        kep_value: "pods at 0s, 30s, 1m0s (restarted at once)".into(),
+        recomputed: format!("not counted, but pods at {starts}: every failure enters the backoff record"),
+        verdict: Verdict::Differs,
+        why: "the Job controller's backoff counts every failed pod since the last success, ignored ones too (k/k#130881 is open about it)".into(),
+        scenario: ScenarioSpec::default(),
+        job: Some(JobExample {
+            manifest,
+            script: script.into(),
+            run_ms,
+        }),
+    }
 }
 
 /// `restarts_in_windows` for a curve under the KEP's windows, for the bar chart.

@@ -287,7 +287,18 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
     for gate in config.feature_gates.keys() {
         let ours = gate == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
             || gate == KUBELET_CRASH_LOOP_BACK_OFF_MAX;
-        if ours && semantics == Semantics::Kubelet && version.gate_default(gate).is_none() {
+        // A curve gate spelled in another case (KEP-4603's kep.yaml writes
+        // "CrashLoopBackoff") is a gate the kubelet does not know.
+        let misspelled = !ours
+            && [
+                REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+                KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+            ]
+            .iter()
+            .any(|g| g.eq_ignore_ascii_case(gate));
+        if (ours && version.gate_default(gate).is_none() || misspelled)
+            && semantics == Semantics::Kubelet
+        {
             // component-base refuses gates it does not know, and the kubelet with it.
             errors.push(format!("unrecognized feature gate: {gate}"));
         } else if !ours {

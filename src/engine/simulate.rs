@@ -91,12 +91,15 @@ pub fn next_start(
     requeue: Requeue,
     exit: Ms,
     rng: &mut dyn Rng,
-) -> Ms {
+) -> Start {
     let kubelet = model == Semantics::Kubelet;
     if kubelet && !b.is_in_back_off_since(exit, exit) {
         let value = b.next_value(exit, rng);
         b.store(value, exit, exit);
-        return exit;
+        return Start {
+            at: exit,
+            gc: false,
+        };
     }
     let value = b.next_value(exit, rng);
     let wait = if kubelet { b.get() } else { value };
@@ -106,7 +109,8 @@ pub fn next_start(
         .map(|last| gc_time(last, b.expiry_ms()))
         .filter(|&g| g < exit + wait);
     let decided = land(requeue, exit, exit + wait, gc_at, rng);
-    if gc_at.is_some_and(|g| decided >= g) {
+    let gc = gc_at.is_some_and(|g| decided >= g);
+    if gc {
         // The entry is gone: Next starts a fresh one at the initial value.
         b.forget();
         let fresh = b.next_value(exit, rng);
@@ -114,12 +118,29 @@ pub fn next_start(
     } else {
         b.store(value, exit, decided);
     }
-    decided
+    Start { at: decided, gc }
 }
 
-fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
+/// When a container starts again, and whether the backoff GC decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Start {
+    pub at: Ms,
+    /// The entry was dropped during the wait: the curve starts over.
+    pub gc: bool,
+}
+
+/// One pod's restarts: when each runs, the wait before it, and which came
+/// early because the backoff GC dropped the entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Restarts {
+    pub at: Vec<Ms>,
+    pub delays: Vec<Ms>,
+    pub gc_at: Vec<Ms>,
+}
+
+fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> Restarts {
     let mut rng = SplitMix64::new(p.seed);
-    let (mut at, mut delays) = (vec![], vec![]);
+    let (mut at, mut delays, mut gc_at) = (vec![], vec![], vec![]);
     let mut started: Ms = 0;
     while at.len() < MAX_RESTARTS {
         let exit = started + p.run_ms;
@@ -127,22 +148,31 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
         if exit >= p.horizon_ms {
             break;
         }
-        let decided = next_start(&mut b, p.model, p.requeue, exit, &mut rng);
-        let running = decided + p.start_latency_ms;
+        let start = next_start(&mut b, p.model, p.requeue, exit, &mut rng);
+        let running = start.at + p.start_latency_ms;
         if running >= p.horizon_ms {
             break;
         }
         at.push(running);
         delays.push(running - exit);
+        if start.gc {
+            gc_at.push(running);
+        }
         started = running;
     }
-    (at, delays)
+    Restarts { at, delays, gc_at }
 }
 
 /// Restart times (when the new container runs) and the wait before each.
 /// The kubelet model follows `doBackOff`: no entry yet (or an expired one)
 /// means start now, so the first exit restarts at once (k/k#133472).
 pub fn pod_restarts(p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
+    let r = pod_restarts_gc(p);
+    (r.at, r.delays)
+}
+
+/// `pod_restarts`, with the restarts the backoff GC brought forward.
+pub fn pod_restarts_gc(p: &PodRun) -> Restarts {
     let b = p.backoff;
     let expiry = ExpiryRule::After(b.reset_after_ms);
     if b.schedule_ms.is_empty() {
@@ -242,6 +272,10 @@ pub struct Timeline {
     pub restarts_at_ms: Vec<Ms>,
     /// The wait before each of those restarts, from the container's exit.
     pub delays_ms: Vec<Ms>,
+    /// Those restarts the kubelet's backoff GC brought forward (the entry was
+    /// dropped during the wait, so the curve started over).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gc_restarts_at_ms: Vec<Ms>,
     pub horizon_ms: Ms,
     pub pods: u32,
     pub window_ms: Ms,
@@ -518,6 +552,8 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
 pub struct PodRuns {
     /// Restart times and waits of each group's first pod.
     pub groups: Vec<(Vec<Ms>, Vec<Ms>)>,
+    /// Which of those restarts the backoff GC brought forward.
+    pub gc_at: Vec<Vec<Ms>>,
     /// Each group's first pod's restarts in each load window (the last one
     /// partial when the horizon is not whole windows).
     pub per_window: Vec<Vec<u64>>,
@@ -585,23 +621,25 @@ fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
 
 /// Each group's pod, and the band.
 pub fn pod_runs(s: &Scenario) -> PodRuns {
-    let groups: Vec<(Vec<Ms>, Vec<Ms>)> = s
+    let (groups, gc_at): (Vec<(Vec<Ms>, Vec<Ms>)>, Vec<Vec<Ms>>) = s
         .groups()
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            if s.restarts(i) {
-                pod_restarts(&pod_run(s, g, group_seed(s.spec().seed, i)))
+            let r = if s.restarts(i) {
+                pod_restarts_gc(&pod_run(s, g, group_seed(s.spec().seed, i)))
             } else {
-                (vec![], vec![])
-            }
+                Restarts::default()
+            };
+            ((r.at, r.delays), r.gc_at)
         })
-        .collect();
+        .unzip();
     let n = windows_of(s.horizon_ms());
     let per_window = groups.iter().map(|(at, _)| per_window(at, n)).collect();
     let chart_group = s.spec().chart_group;
     PodRuns {
         groups,
+        gc_at,
         per_window,
         band: s
             .groups()
@@ -682,9 +720,15 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         .get(s.spec().chart_group)
         .cloned()
         .unwrap_or_default();
+    let gc_restarts_at_ms = runs
+        .gc_at
+        .get(s.spec().chart_group)
+        .cloned()
+        .unwrap_or_default();
     Timeline {
         restarts_at_ms,
         delays_ms,
+        gc_restarts_at_ms,
         horizon_ms: horizon,
         pods: s.pods(),
         window_ms: LOAD_WINDOW_MS,

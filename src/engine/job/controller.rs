@@ -602,13 +602,7 @@ impl Controller<'_> {
             // No jitter: the factor is 0 and the requeue is ideal.
             let mut rng = SplitMix64::new(0);
             let b = &mut lane.kubelet[p].1;
-            start = start.max(next_start(
-                b,
-                Semantics::Kubelet,
-                Requeue::Ideal,
-                now,
-                &mut rng,
-            ));
+            start = start.max(next_start(b, Semantics::Kubelet, Requeue::Ideal, now, &mut rng).at);
         }
         let record = lane.pod;
         let name = self.pods[record].name.clone();
