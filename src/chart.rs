@@ -478,7 +478,24 @@ struct Extras {
     limit: Option<(f64, String)>,
     /// x ranges to mark along the bottom.
     marks: Vec<(f64, f64)>,
+    /// Points to ring, and what they are.
+    dots: Option<(&'static str, Vec<(f64, f64)>)>,
 }
+
+/// The live scenario's restarts that the kubelet's backoff GC brought
+/// forward, as (restart index, time) pairs.
+fn gc_restarts(d: &ChartData) -> Vec<(usize, Ms)> {
+    let Some(live) = d.series.first() else {
+        return vec![];
+    };
+    let t = live.timeline;
+    t.gc_restarts_at_ms
+        .iter()
+        .filter_map(|at| t.restarts_at_ms.binary_search(at).ok().map(|i| (i, *at)))
+        .collect()
+}
+
+const GC_LABEL: &str = "restart after the kubelet's backoff GC";
 
 /// Lines on shared axes; `x_max` and a time chart's x values are in seconds.
 #[allow(clippy::too_many_arguments)]
@@ -531,6 +548,15 @@ fn draw_lines<DB: DrawingBackend>(
             [(x0 / scale, 0.0), (x1 / scale, h)],
             LIMIT.mix(0.8).filled(),
         )))?;
+    }
+    if let Some((label, dots)) = &extras.dots {
+        let r = look.px(4.0) as i32;
+        let style = look.line(LIMIT, 1.5);
+        chart.draw_series(
+            dots.iter()
+                .map(|&(x, y)| Circle::new((x / scale, y), r, style)),
+        )?;
+        legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
     }
     if let Some((y, label)) = &extras.limit {
         let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));
@@ -608,9 +634,18 @@ pub fn draw_restarts<DB: DrawingBackend>(
         lines,
         Extras {
             band,
+            dots: gc_dots(d, |i, at| (at as f64 / 1000.0, (i + 1) as f64)),
             ..Default::default()
         },
     )
+}
+
+fn gc_dots(
+    d: &ChartData,
+    at: impl Fn(usize, Ms) -> (f64, f64),
+) -> Option<(&'static str, Vec<(f64, f64)>)> {
+    let gc = gc_restarts(d);
+    (!gc.is_empty()).then(|| (GC_LABEL, gc.into_iter().map(|(i, t)| at(i, t)).collect()))
 }
 
 fn delay_points(t: &Timeline) -> Vec<(f64, f64)> {
@@ -645,7 +680,18 @@ pub fn draw_delays<DB: DrawingBackend>(
         false,
         n.max(2) as f64,
         lines,
-        Extras::default(),
+        Extras {
+            dots: d.series.first().and_then(|s| {
+                let delays = &s.timeline.delays_ms;
+                gc_dots(d, |i, _| {
+                    (
+                        (i + 1) as f64,
+                        delays.get(i).map_or(0.0, |&w| w as f64 / 1000.0),
+                    )
+                })
+            }),
+            ..Default::default()
+        },
     )
 }
 

@@ -391,7 +391,7 @@ async fn a_job_policy_built_in_the_ui_decides_the_outcome() {
     assert_eq!(page.text("job-failed"), "7");
     assert_eq!(
         page.text("job-delays"),
-        "10 s, 20 s, 40 s, 1 min 20 s, 2 min 40 s, 5 min 20 s, 10 min"
+        "10 s, 20 s, 40 s, 1 min 20 s, 2 min 40 s, 5 min 20 s"
     );
     assert!(page.text("job-manifest").contains("operator: In"));
 }
@@ -727,4 +727,67 @@ async fn readout_theme_and_crisp_canvases() {
     assert_eq!(root.get_attribute("data-theme").as_deref(), Some("light"));
     page.click("theme").await;
     assert_eq!(root.get_attribute("data-theme"), None);
+}
+
+#[wasm_bindgen_test]
+async fn the_job_view_shows_an_ignored_failures_wait() {
+    let page = Page::mount().await;
+    page.click("nav-job").await;
+    // Preempted (ignored), preempted (ignored), succeeds; 30 s each: the
+    // ignored failures still enter the controller's backoff.
+    assert_eq!(page.text("job-failed"), "0");
+    assert_eq!(
+        page.text("job-delays"),
+        "10 s (after an ignored failure), 20 s (after an ignored failure)"
+    );
+    assert!(page
+        .text("job-ignored-note")
+        .contains("still delay the replacement"));
+    // Pods start at 0, 40 s and 1 min 30 s; the Job completes at 2 min.
+    assert_eq!(page.text("job-condition-type"), "Complete");
+    assert!(
+        page.text("job-pods").contains("40 s – 1 min 10 s"),
+        "{}",
+        page.text("job-pods")
+    );
+    // A container rule restarting on exit 42 in a Never pod: no failure, only restarts.
+    page.type_into("job-script", "exit 42\nexit 42\nsucceed")
+        .await;
+    assert_eq!(
+        (page.text("job-failed"), page.text("job-restarts")),
+        ("2".to_owned(), "0".to_owned())
+    );
+    page.select("job-container-policy", "Never").await;
+    page.type_into("job-container-rule", "42").await;
+    assert_eq!(page.text("job-condition-type"), "Complete");
+    assert_eq!(
+        (page.text("job-failed"), page.text("job-restarts")),
+        ("0".to_owned(), "2".to_owned())
+    );
+    assert!(page.text("job-rule-note").contains("saw no failure"));
+}
+
+#[wasm_bindgen_test]
+async fn a_restart_rule_group_changes_the_chart() {
+    let page = Page::mount_ideal().await;
+    assert_eq!(page.text("sum-restarts-pod-5m"), "5");
+    // A Never pod: the container stays down.
+    page.select("policy", "Never").await;
+    assert_eq!(page.text("sum-restarts-pod-5m"), "0");
+    let never = page.pixels("chart-restarts");
+    // KEP-5307's example: the container restarts in place on exit 42, on the
+    // same curve (0, 10, 30, 70, 150 s).
+    page.click("restart-on-42").await;
+    assert_eq!(page.text("sum-restarts-pod-5m"), "5");
+    assert_ne!(page.pixels("chart-restarts"), never);
+    // Exit 1 matches no rule: down again.
+    page.select("exit-code", "1").await;
+    assert_eq!(page.text("sum-restarts-pod-5m"), "0");
+    // On kubelet 1.34 the gate is off and the API server drops the rules.
+    page.select("exit-code", "42").await;
+    page.select("version", "1.34").await;
+    assert!(page
+        .text("group-warnings")
+        .contains("dropped by the API server"));
+    assert_eq!(page.text("sum-restarts-pod-5m"), "0");
 }

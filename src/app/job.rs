@@ -16,6 +16,7 @@ use crate::engine::job::{
     Metadata, OnExitCodes, OnPodCondition, PodFailurePolicy, PodFailurePolicyRule, PodResult,
     PodSpec, PodTemplate, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
 };
+use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::Ms;
 use crate::formats::manifest::{job_manifest_yaml, parse_job_manifest};
 
@@ -55,6 +56,10 @@ pub enum JobAction {
     FailurePercent(u32),
     Paste(String),
     LoadPaste,
+    /// The first container's own restartPolicy (KEP-5307); "" unsets it.
+    ContainerPolicy(String),
+    /// Exit codes on which the first container restarts in place; "" removes the rule.
+    ContainerRuleCodes(String),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -263,6 +268,25 @@ impl Reducible for JobState {
                 }
             }
             JobAction::Mode(m) => spec.completion_mode = (m != "NonIndexed").then_some(m),
+            JobAction::ContainerPolicy(p) => {
+                if let Some(c) = spec.template.spec.containers.first_mut() {
+                    c.restart_policy = (!p.is_empty()).then_some(p);
+                }
+            }
+            JobAction::ContainerRuleCodes(text) => {
+                let codes: Option<Vec<i32>> = text
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|x| !x.is_empty())
+                    .map(|x| x.parse().ok())
+                    .collect();
+                if let (Some(codes), Some(c)) = (codes, spec.template.spec.containers.first_mut()) {
+                    c.restart_policy_rules = if codes.is_empty() {
+                        vec![]
+                    } else {
+                        vec![ContainerRestartRule::restart_on(&codes)]
+                    };
+                }
+            }
             JobAction::RestartPolicy(p) => spec.template.spec.restart_policy = Some(p),
             JobAction::AddRule => {
                 if s.manifest
@@ -605,14 +629,25 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         <dt>{"failed"}</dt><dd id="job-failed">{ run.failed }</dd>
                         <dt>{"succeeded"}</dt><dd id="job-succeeded">{ run.succeeded }</dd>
                         <dt>{"ignored"}</dt><dd id="job-ignored">{ run.ignored }</dd>
+                        <dt>{"container restarts (kubelet, in place)"}</dt><dd id="job-restarts">{ run.restarts }</dd>
                         <dt>{"failures per index"}</dt><dd>{ run.failures_per_index.iter().map(u32::to_string).collect::<Vec<_>>().join(", ") }</dd>
                         if !run.completed_indexes.is_empty() { <dt>{"completedIndexes"}</dt><dd>{ run.completed_indexes.clone() }</dd> }
                         if !run.failed_indexes.is_empty() { <dt>{"failedIndexes"}</dt><dd id="job-failed-indexes">{ run.failed_indexes.clone() }</dd> }
                         <dt>{"replacement delays"}</dt><dd id="job-delays">{
-                            if run.replacement_delays_ms.is_empty() { "none".to_owned() }
-                            else { run.replacement_delays_ms.iter().map(|&d| format_human_ms(d)).collect::<Vec<_>>().join(", ") }
+                            if run.waits.is_empty() { "none".to_owned() }
+                            else { run.waits.iter().map(|w| if w.after_ignored {
+                                format!("{} (after an ignored failure)", format_human_ms(w.wait_ms))
+                            } else {
+                                format_human_ms(w.wait_ms)
+                            }).collect::<Vec<_>>().join(", ") }
                         }</dd>
                     </dl>
+                    if run.waits.iter().any(|w| w.after_ignored) {
+                        <p class="note" id="job-ignored-note">{"Ignored failures do not count toward backoffLimit, but they still delay the replacement: the Job controller backs off on every failed pod since the last success (pkg/controller/job/backoff_utils.go; k/k#130881 is open about it)."}</p>
+                    }
+                    if run.restarts > 0 && state.manifest.spec.template.spec.restart_policy.as_deref().is_none_or(|p| p != "OnFailure") {
+                        <p class="note" id="job-rule-note">{ format!("The kubelet restarted containers in place {} time(s) by their own restart rules: the pods did not fail, so the Job controller saw no failure and backoffLimit is not touched.", run.restarts) }</p>
+                    }
                     <Gantt run={run.clone()} dark={p.dark} />
                     <div class="table-scroll">
                         <table class="pods" id="job-pods">
@@ -643,6 +678,26 @@ pub fn JobView(p: &JobViewProps) -> Html {
         },
     };
     let fill = |f: Fill| send(&state, move |_: MouseEvent| JobAction::Fill(f));
+    let first = spec.template.spec.containers.first();
+    let container_policy = first
+        .and_then(|c| c.restart_policy.clone())
+        .unwrap_or_default();
+    let rule_codes = first
+        .and_then(|c| c.restart_policy_rules.first())
+        .and_then(|r| r.exit_codes.as_ref())
+        .map(|e| {
+            e.values
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    let warnings = state
+        .valid
+        .as_ref()
+        .map(|v| v.warnings.clone())
+        .unwrap_or_default();
     html! {
         <div class="layout">
             <div class="controls">
@@ -673,6 +728,17 @@ pub fn JobView(p: &JobViewProps) -> Html {
                             value={int_text(spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
                     </div>
                     { error_list([state.errors_for("spec.backoffLimitPerIndex"), state.errors_for("spec.maxFailedIndexes")].concat()) }
+                    <div class="row">
+                        <Choice id="job-container-policy" label={format!("{} restartPolicy (container)", first.map_or("main", |c| c.name.as_str()))} selected={container_policy}
+                            options={vec![("".into(), "unset (the pod's)".into()), ("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
+                            onchange={send(&state, JobAction::ContainerPolicy)} />
+                        <TextField id="job-container-rule" label={html! {<>{"restarts in place on exit codes ("}<code>{"restartPolicyRules"}</code>{")"}</>}}
+                            value={rule_codes} placeholder="e.g. 42" oninput={send(&state, JobAction::ContainerRuleCodes)} />
+                    </div>
+                    { error_list(state.errors_for("spec.template.spec.containers")) }
+                    if !warnings.is_empty() {
+                        <ul class="warnings" id="job-warnings">{ for warnings.iter().map(|w| html! { <li>{"warning: "}{ w.clone() }</li> }) }</ul>
+                    }
                 </section>
                 <section class="panel" aria-labelledby="h-policy">
                     <h2 id="h-policy"><code>{"podFailurePolicy"}</code>{" rules (first match wins)"}</h2>
@@ -719,7 +785,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
             <section class="results" aria-label="Job results" aria-live="polite">
                 { all_errors }
                 { outcome }
-                <p class="fineprint">{"Replacement pods wait 10 s doubling to 10 min after counted failures (reset by a success); ignored failures are replaced at once. Disrupted pods carry the DisruptionTarget condition and their containers exit 137. With restartPolicy OnFailure the kubelet restarts failed containers in place (CrashLoopBackOff) and each restart counts toward backoffLimit."}</p>
+                <p class="fineprint">{"Replacement pods wait 10 s doubling to 10 min, counting every failed pod since the last success, ignored ones included (per index: the index's failures, ignored ones included); the failure that ends the Job or its index is not followed by a wait. Disrupted pods carry the DisruptionTarget condition and their containers exit 137. With pod restartPolicy OnFailure the kubelet restarts failed containers in place (CrashLoopBackOff: at once, then 10 s doubling) and the Job fails when the pods' summed restartCount reaches backoffLimit. A container's own restart rules (KEP-5307) restart it in place without the pod failing: the controller sees nothing."}</p>
             </section>
         </div>
     }

@@ -83,14 +83,26 @@ pub fn LifecyclePanel(p: &LifecycleProps) -> Html {
     } else {
         FIRST_LINES.min(life.lines.len())
     };
+    // Restarts the backoff GC brought forward: kubectl does not say so, the lane does.
+    let gc: Vec<Ms> = p
+        .runs
+        .as_ref()
+        .and_then(|r| r.gc_at.get(p.scenario.spec().chart_group))
+        .cloned()
+        .unwrap_or_default();
     let width = life.name.len().max(4);
     let text = std::iter::once(format!(
         "{:<width$}   {:<6} {:<17} {:<16} {}",
         "NAME", "READY", "STATUS", "RESTARTS", "AGE"
     ))
     .chain(life.lines.iter().take(shown).map(|l| {
+        let mark = if l.status == "Running" && gc.binary_search(&l.at_ms).is_ok() {
+            "   # backoff GC dropped the entry: restarted early, the curve starts over"
+        } else {
+            ""
+        };
         format!(
-            "{:<width$}   {:<6} {:<17} {:<16} {}",
+            "{:<width$}   {:<6} {:<17} {:<16} {}{mark}",
             life.name, l.ready, l.status, l.restarts, l.age
         )
     }))

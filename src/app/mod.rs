@@ -406,6 +406,7 @@ pub fn App(props: &AppProps) -> Html {
                         <ComparePanel state={state.clone()} />
                         <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
                             alt="Cumulative restarts of one pod over time, against today's default" />
+                        { gc_note(&state.shown.0.timeline) }
                         <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
                         <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()} dark={dark}
                             alt="Wait before each restart by restart number" />
@@ -443,5 +444,18 @@ pub fn App(props: &AppProps) -> Html {
             </header>
             { body }
         </main>
+    }
+}
+
+/// Says when the kubelet's backoff GC changed the charted pod's restarts.
+fn gc_note(t: &crate::engine::Timeline) -> Html {
+    let n = t.gc_restarts_at_ms.len();
+    if n == 0 {
+        return html! {};
+    }
+    html! {
+        <p class="note" id="gc-note">
+            { format!("{n} restart{} came early (ringed on the charts): the kubelet's housekeeping dropped the backoff entry 600 s after the last restart, during the wait, and the curve started over. No KEP or document mentions it; the KEP model has no such GC.", if n == 1 { "" } else { "s" }) }
+        </p>
     }
 }

@@ -9,14 +9,16 @@ use super::state::{
     INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS,
     RUN_STOPS_MS, SPREAD_STOPS_MS,
 };
-use crate::engine::audit::{audit, Verdict};
+use crate::engine::audit::{audit, JobExample, Verdict};
 use crate::engine::duration::{format_go_duration_ms, format_human_ms};
 use crate::engine::presets::presets;
-use crate::engine::scenario::{MAX_GROUPS, PODS_RANGE};
+use crate::engine::restart_rules::MAX_RULE_EXIT_CODES;
+use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
 use crate::engine::{
-    Counts, ExitKind, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
+    Counts, ExitKind, Group, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
+use crate::share::{JobShare, Shared, View};
 
 type Handle = UseReducerHandle<State>;
 
@@ -226,6 +228,92 @@ pub fn TimingPanel(p: &PanelProps) -> Html {
     }
 }
 
+/// Exit codes offered for a group: success, the usual failures, a chosen
+/// "retriable" code, SIGKILL and SIGTERM.
+const EXIT_CODES: [i32; 7] = [0, 1, 2, 42, 137, 143, 255];
+
+fn policy_options(with_pods: bool) -> Vec<(AttrValue, AttrValue)> {
+    let mut out: Vec<(AttrValue, AttrValue)> = vec![];
+    if with_pods {
+        out.push(("".into(), "unset (the pod's)".into()));
+    }
+    out.extend(RestartPolicy::NAMES.map(|n| (AttrValue::from(n), AttrValue::from(n))));
+    out
+}
+
+/// A group's exit code and its container's own restart settings (KEP-5307,
+/// KEP-5532): the first rule is edited here; links and JSON carry up to 20.
+fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> String) -> Html {
+    let code = g.exit_code();
+    let mut codes: Vec<i32> = EXIT_CODES.to_vec();
+    if !codes.contains(&code) {
+        codes.push(code);
+    }
+    let on_code = send(state, move |v: String| {
+        Action::EditGroup(i, GroupEdit::ExitCode(v.parse().unwrap_or(1)))
+    });
+    let on_container = send(state, move |v: String| {
+        Action::EditGroup(i, GroupEdit::ContainerPolicy(RestartPolicy::parse(&v)))
+    });
+    let on_action = send(state, move |v: String| {
+        Action::EditGroup(i, GroupEdit::RuleAction((!v.is_empty()).then_some(v)))
+    });
+    let on_operator = send(state, move |v: String| {
+        Action::EditGroup(i, GroupEdit::RuleOperator(v))
+    });
+    let on_values = send(state, move |v: String| {
+        let values = v
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter_map(|x| x.parse::<i32>().ok())
+            .filter(|x| EXIT_CODE_RANGE.contains(x))
+            .take(MAX_RULE_EXIT_CODES)
+            .collect();
+        Action::EditGroup(i, GroupEdit::RuleValues(values))
+    });
+    let rule = g.restart_policy_rules.first();
+    let action = rule.map_or(String::new(), |r| r.action.clone());
+    let exit_codes = rule.and_then(|r| r.exit_codes.clone()).unwrap_or_default();
+    let values = exit_codes
+        .values
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = g.restart_policy_rules.len().saturating_sub(1);
+    html! {
+        <details class="rules" id={id("rules")} open={g.container_restart_policy.is_some() || rule.is_some()}>
+            <summary>{"Exit code and container restart rules (KEP-5307)"}</summary>
+            <div class="row">
+                <Choice id={id("exit-code")} label="Exit code" selected={code.to_string()}
+                    options={codes.iter().map(|c| (AttrValue::from(c.to_string()), AttrValue::from(c.to_string()))).collect::<Vec<_>>()}
+                    onchange={on_code} />
+                <Choice id={id("container-policy")} label="container restartPolicy"
+                    selected={g.container_restart_policy.map_or("", RestartPolicy::name)}
+                    options={policy_options(true)} onchange={on_container} />
+            </div>
+            <div class="row">
+                <Choice id={id("rule-action")} label="restartPolicyRules[0].action" selected={action}
+                    options={vec![("".into(), "no rule".into()), ("Restart".into(), "Restart".into()), ("RestartAllContainers".into(), "RestartAllContainers".into())]}
+                    onchange={on_action} />
+                if rule.is_some() {
+                    <Choice id={id("rule-operator")} label="exitCodes.operator" selected={exit_codes.operator.clone()}
+                        options={vec![("In".into(), "In".into()), ("NotIn".into(), "NotIn".into())]} onchange={on_operator} />
+                }
+            </div>
+            if rule.is_some() {
+                <TextField id={id("rule-values")} label={html! {<code>{"exitCodes.values"}</code>}} value={values}
+                    placeholder="e.g. 42, 43" oninput={on_values} />
+            }
+            if more > 0 {
+                <p class="fineprint">{ format!("{more} more rule(s) from the link or JSON are kept as they are.") }</p>
+            }
+            <button type="button" id={id("restart-on-42")} onclick={send(state, move |_: MouseEvent| Action::EditGroup(i, GroupEdit::RestartOn42))}>
+                {"Example: a Never pod that restarts in place on exit 42"}</button>
+            <p class="fineprint">{"The first matching rule decides; with none, the container's restartPolicy, else the pod's. Restarts follow the CrashLoopBackOff curve. Rules need ContainerRestartRules (beta, on since 1.35); RestartAllContainers needs RestartAllContainersOnContainerExits (beta, on since 1.36)."}</p>
+        </details>
+    }
+}
+
 #[function_component]
 pub fn WorkloadPanel(p: &PanelProps) -> Html {
     let state = &p.state;
@@ -241,17 +329,10 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
             Action::EditGroup(i, GroupEdit::Exit(if v == "succeeded" { ExitKind::Succeeded } else { ExitKind::Failed }))
         });
         let on_policy = send(state, move |v: String| {
-            Action::EditGroup(i, GroupEdit::Policy(match v.as_str() {
-                "OnFailure" => RestartPolicy::OnFailure,
-                "Never" => RestartPolicy::Never,
-                _ => RestartPolicy::Always,
-            }))
+            Action::EditGroup(i, GroupEdit::Policy(RestartPolicy::parse(&v).unwrap_or_default()))
         });
-        let policy = match g.restart_policy {
-            RestartPolicy::Always => "Always",
-            RestartPolicy::OnFailure => "OnFailure",
-            RestartPolicy::Never => "Never",
-        };
+        let policy = g.restart_policy.name();
+        let rules = container_rules(state, g, i, &id);
         let spread = if g.spread_ms == 0 { "lockstep".to_owned() } else { format!("over {}", format_human_ms(g.spread_ms)) };
         let title = if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() };
         html! {
@@ -282,6 +363,7 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
                         options={vec![("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
                         onchange={on_policy} />
                 </div>
+                { rules }
                 <Slider id={id("spread")} label="Starts" positions={SPREAD_STOPS_MS.len()}
                     position={nearest_stop(SPREAD_STOPS_MS, g.spread_ms)} display={spread}
                     onchange={send_stop(state, SPREAD_STOPS_MS, edit(GroupEdit::Spread))} />
@@ -309,6 +391,9 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
         <section class="panel" aria-labelledby="h-workload">
             <h2 id="h-workload">{"Workloads on the node"}</h2>
             { for rows }
+            if !state.scenario.warnings().is_empty() {
+                <ul class="warnings" id="group-warnings">{ for state.scenario.warnings().iter().map(|w| html! { <li>{"warning: "}{ w.clone() }</li> }) }</ul>
+            }
             if groups.len() < MAX_GROUPS {
                 <button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button>
             }
@@ -412,8 +497,15 @@ pub fn AuditPanel(p: &AuditProps) -> Html {
                 <td>{ c.kep_value.clone() }</td>
                 <td>{ c.recomputed.clone() }</td>
                 <td><span class={class}>{ word }</span><br/><small>{ c.why.clone() }</small></td>
-                <td><button type="button" class="show-me" id={format!("show-{}", c.id)}
-                    onclick={{ let d = dispatch.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Action::Load(spec.clone()))) }}>{"show me"}</button></td>
+                <td>
+                    if let Some(job) = &c.job {
+                        // A Job claim opens the Job view with its manifest and script.
+                        <a class="show-me" id={format!("show-{}", c.id)} href={job_link(job)}>{"show me"}</a>
+                    } else {
+                        <button type="button" class="show-me" id={format!("show-{}", c.id)}
+                            onclick={{ let d = dispatch.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Action::Load(spec.clone()))) }}>{"show me"}</button>
+                    }
+                </td>
             </tr>
         }
     });
@@ -430,6 +522,20 @@ pub fn AuditPanel(p: &AuditProps) -> Html {
             </details>
         </section>
     }
+}
+
+/// The link that opens the Job view on a claim's Job.
+fn job_link(job: &JobExample) -> String {
+    let shared = Shared {
+        view: View::Job,
+        job: Some(JobShare {
+            manifest: Some(job.manifest.clone()),
+            script: Some(job.script.clone()),
+            run_ms: Some(job.run_ms),
+        }),
+        ..Shared::default()
+    };
+    format!("?{}", crate::share::encode(&shared))
 }
 
 fn signed(v: i64) -> String {

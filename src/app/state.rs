@@ -7,6 +7,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::engine::presets::presets;
+use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::{
     explore_with, node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind,
@@ -93,8 +94,27 @@ pub enum GroupEdit {
     Pods(u32),
     Run(Ms),
     Exit(ExitKind),
+    /// An exact exit code (its kind follows: 0 succeeded, else failed).
+    ExitCode(i32),
     Policy(RestartPolicy),
+    /// The container's own restartPolicy; `None`: the pod's.
+    ContainerPolicy(Option<RestartPolicy>),
+    /// The first rule's action; `None` removes the rules.
+    RuleAction(Option<String>),
+    RuleOperator(String),
+    RuleValues(Vec<i32>),
+    /// KEP-5307's example: a `Never` pod whose container restarts on exit 42.
+    RestartOn42,
     Spread(Ms),
+}
+
+/// Edits a group's first container restart rule, creating it when needed.
+fn first_rule(g: &mut Group) -> &mut ContainerRestartRule {
+    if g.restart_policy_rules.is_empty() {
+        g.restart_policy_rules
+            .push(ContainerRestartRule::restart_on(&[g.exit_code().max(1)]));
+    }
+    &mut g.restart_policy_rules[0]
 }
 
 /// Pod runs already made, by what they depend on: a slider that only changes
@@ -395,8 +415,35 @@ impl Reducible for State {
                         GroupEdit::Name(n) => g.name = n,
                         GroupEdit::Pods(p) => g.pods = p,
                         GroupEdit::Run(ms) => g.run_ms = ms,
-                        GroupEdit::Exit(e) => g.exit = e,
+                        GroupEdit::Exit(e) => {
+                            g.exit = e;
+                            g.exit_code = None;
+                        }
+                        GroupEdit::ExitCode(c) => {
+                            g.exit = ExitKind::of_code(c);
+                            g.exit_code = Some(c);
+                        }
                         GroupEdit::Policy(p) => g.restart_policy = p,
+                        GroupEdit::ContainerPolicy(p) => g.container_restart_policy = p,
+                        GroupEdit::RuleAction(None) => g.restart_policy_rules.clear(),
+                        GroupEdit::RuleAction(Some(a)) => first_rule(g).action = a,
+                        GroupEdit::RuleOperator(op) => {
+                            if let Some(e) = &mut first_rule(g).exit_codes {
+                                e.operator = op;
+                            }
+                        }
+                        GroupEdit::RuleValues(v) => {
+                            if let Some(e) = &mut first_rule(g).exit_codes {
+                                e.values = v;
+                            }
+                        }
+                        GroupEdit::RestartOn42 => {
+                            g.exit = ExitKind::Failed;
+                            g.exit_code = Some(42);
+                            g.restart_policy = RestartPolicy::Never;
+                            g.container_restart_policy = Some(RestartPolicy::Never);
+                            g.restart_policy_rules = vec![ContainerRestartRule::restart_on(&[42])];
+                        }
                         GroupEdit::Spread(ms) => g.spread_ms = ms,
                     }
                 }

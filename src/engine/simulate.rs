@@ -545,13 +545,16 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
     })
 }
 
+/// A pod's restart times and the wait before each.
+pub type RestartsAndWaits = (Vec<Ms>, Vec<Ms>);
+
 /// Each group's pod over the horizon, and the charted pod's jitter band:
 /// everything that depends only on the curve, the timing and the group's
 /// run, not on pod counts, spreads or API limits. The app caches it by `PodKey`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodRuns {
     /// Restart times and waits of each group's first pod.
-    pub groups: Vec<(Vec<Ms>, Vec<Ms>)>,
+    pub groups: Vec<RestartsAndWaits>,
     /// Which of those restarts the backoff GC brought forward.
     pub gc_at: Vec<Vec<Ms>>,
     /// Each group's first pod's restarts in each load window (the last one
@@ -621,7 +624,7 @@ fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
 
 /// Each group's pod, and the band.
 pub fn pod_runs(s: &Scenario) -> PodRuns {
-    let (groups, gc_at): (Vec<(Vec<Ms>, Vec<Ms>)>, Vec<Vec<Ms>>) = s
+    let (groups, gc_at): (Vec<RestartsAndWaits>, Vec<Vec<Ms>>) = s
         .groups()
         .iter()
         .enumerate()
