@@ -523,3 +523,48 @@ fn reset_measures_from_the_previous_restart() {
     let t = simulate(&custom(10_000, 300_000, 595_000, Semantics::Kubelet));
     assert_eq!(secs(&t.restarts_at_ms[..2]), [595, 1196]);
 }
+
+// The kubelet range-checks maxContainerRestartPeriod in whole milliseconds
+// (`Duration.Milliseconds()` truncates): 300.0009 s is 300 000 ms and passes,
+// 300.001 s is 300 001 ms and is refused; 0.9999 s is 999 ms and is refused.
+#[test]
+fn max_restart_period_is_checked_in_whole_milliseconds() {
+    let period = |p: &str| resolve(&config(Semantics::Kubelet, None, Some(true), Some(p)));
+    assert_eq!(period("300.0009s").map(|b| b.max_ms), Ok(300_000));
+    assert!(period("300.001s").is_err());
+    assert!(period("0.9999s").is_err());
+    assert_eq!(period("1000ms").map(|b| b.max_ms), Ok(1_000));
+}
+
+// Kubelet 1.36 and 1.37 behave as 1.35 for the curve; 1.37 is the default.
+#[test]
+fn versions_1_36_and_1_37() {
+    use crashloop_explorer::engine::KubeletVersion;
+    assert_eq!(KubeletVersion::default(), KubeletVersion::V1_37);
+    for v in [
+        KubeletVersion::V1_35,
+        KubeletVersion::V1_36,
+        KubeletVersion::V1_37,
+    ] {
+        let c = KubeletConfig {
+            kubelet_version: Some(v),
+            ..config(Semantics::Kubelet, Some(true), None, None)
+        };
+        // ReduceDefault… alone: 1 s initial, but the max gate is on and the
+        // unset field reads as 300 s.
+        assert_eq!(curve(&c), (1, 300), "{}", v.name());
+    }
+    assert_eq!(KubeletVersion::parse("1.37"), Some(KubeletVersion::V1_37));
+    assert_eq!(
+        KubeletVersion::V1_36.gate_default("RestartAllContainersOnContainerExits"),
+        Some(true)
+    );
+    assert_eq!(
+        KubeletVersion::V1_35.gate_default("RestartAllContainersOnContainerExits"),
+        Some(false)
+    );
+    assert_eq!(
+        KubeletVersion::V1_34.gate_default("ContainerRestartRules"),
+        Some(false)
+    );
+}
