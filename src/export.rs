@@ -3,42 +3,12 @@
 
 use plotters::prelude::*;
 
-use plotters::coord::Shift;
-
-use crate::chart::{
-    draw_delays, draw_load, draw_restarts, draw_windows, ChartData, MeasureText, Measured,
-};
+use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChartName {
-    Restarts,
-    Delays,
-    Load,
-    Windows,
-}
-
-impl ChartName {
-    pub const ALL: [ChartName; 4] = [
-        ChartName::Restarts,
-        ChartName::Delays,
-        ChartName::Load,
-        ChartName::Windows,
-    ];
-
-    pub fn file_stem(self) -> &'static str {
-        match self {
-            ChartName::Restarts => "restarts",
-            ChartName::Delays => "waits",
-            ChartName::Load => "api-load",
-            ChartName::Windows => "kep-windows",
-        }
-    }
-}
 
 fn seconds(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
@@ -79,34 +49,19 @@ pub fn csv(e: &Exploration) -> String {
 
 /// One chart as an SVG document, its text measured by `measure` (in a
 /// browser, not plotters' own way: see `MeasureText`).
-pub fn svg(chart: ChartName, data: &ChartData, measure: &dyn MeasureText) -> String {
+pub fn svg(chart: Kind, data: &ChartData, measure: &dyn MeasureText) -> String {
     let mut out = String::new();
     {
         let backend = SVGBackend::with_string(&mut out, (720, 300));
         let area = Measured { backend, measure }.into_drawing_area();
-        if let Err(e) = draw(chart, data, &area) {
+        if let Err(e) = chart.draw(&area, data) {
             return format!(
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><text y=\"20\">{}</text></svg>",
-                escape(&e)
+                escape(&e.to_string())
             );
         }
     }
     out
-}
-
-fn draw<DB: DrawingBackend>(
-    chart: ChartName,
-    data: &ChartData,
-    area: &DrawingArea<DB, Shift>,
-) -> Result<(), String> {
-    match chart {
-        ChartName::Restarts => draw_restarts(area, data),
-        ChartName::Delays => draw_delays(area, data),
-        ChartName::Load => draw_load(area, data),
-        ChartName::Windows => draw_windows(area, data),
-    }
-    .map(|_| ())
-    .map_err(|e| e.to_string())
 }
 
 fn escape(s: &str) -> String {

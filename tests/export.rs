@@ -1,11 +1,10 @@
 //! CSV, SVG and configuration snippets.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::chart::Kind;
 use crashloop_explorer::chart::{ChartData, FontText, Series};
 use crashloop_explorer::engine::{explore, KubeletConfig, Scenario};
-use crashloop_explorer::export::{
-    csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName,
-};
+use crashloop_explorer::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
 
 #[test]
 fn csv_has_every_restart_and_window() {
@@ -54,7 +53,7 @@ fn svg_is_the_same_drawing() {
         }],
         look: Default::default(),
     };
-    for c in ChartName::ALL {
+    for c in Kind::ALL {
         let doc = svg(c, &data, &FontText);
         assert!(
             doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"),

@@ -13,21 +13,13 @@ use yew::TargetCast;
 
 use super::canvas::Canvas;
 use super::state::State;
-use crate::chart::{self, Axes, ChartData, Look, Series};
+use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
 use crate::engine::duration::format_human_ms;
 use crate::engine::Timeline;
 
 /// Rows a "show data" table lists before it stops.
 const TABLE_ROWS: usize = 200;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum ChartKind {
-    Restarts,
-    Delays,
-    Load,
-    Windows,
-}
 
 /// Sets a canvas's CSS size through the CSSOM (the CSP allows no inline styles).
 pub fn size_canvas(canvas: &HtmlCanvasElement, width: u32, height: u32) {
@@ -78,17 +70,16 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
 
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
-    pub id: AttrValue,
-    pub kind: ChartKind,
+    /// Which chart: its id, its text alternative and its drawing.
+    pub kind: Kind,
     pub state: UseReducerHandle<State>,
-    pub alt: AttrValue,
     #[prop_or_default]
     pub dark: bool,
 }
 
 /// What a chart depends on, compared by pointer.
 #[derive(PartialEq)]
-struct Inputs(ChartKind, Vec<usize>, (u32, u32, u64), bool);
+struct Inputs(Kind, Vec<usize>, (u32, u32, u64), bool);
 
 /// The live scenario first, then the compared ones that are valid.
 pub fn series_of(state: &State) -> Vec<Series<'_>> {
@@ -107,10 +98,10 @@ pub fn series_of(state: &State) -> Vec<Series<'_>> {
 }
 
 /// What the pointer is over, in words.
-fn readout(kind: ChartKind, state: &State, x: f64) -> String {
+fn readout(kind: Kind, state: &State, x: f64) -> String {
     let (t, r) = (&state.shown.0.timeline, &state.shown.0.reference);
     match kind {
-        ChartKind::Restarts => {
+        Kind::Restarts => {
             let at = (x * 1000.0) as u64;
             format!(
                 "at {}: {} restarts (today's default: {})",
@@ -119,7 +110,7 @@ fn readout(kind: ChartKind, state: &State, x: f64) -> String {
                 r.restarts_by(at)
             )
         }
-        ChartKind::Delays => {
+        Kind::Delays => {
             let n = x.round().max(1.0) as usize;
             let wait = |tl: &Timeline| {
                 tl.delays_ms
@@ -132,7 +123,7 @@ fn readout(kind: ChartKind, state: &State, x: f64) -> String {
                 wait(r)
             )
         }
-        ChartKind::Load => {
+        Kind::Load => {
             let i = ((x * 1000.0) as u64 / t.window_ms) as usize;
             let get = |v: &[u64]| v.get(i).copied().unwrap_or(0);
             format!(
@@ -145,7 +136,7 @@ fn readout(kind: ChartKind, state: &State, x: f64) -> String {
                 get(&r.node_requests_per_window)
             )
         }
-        ChartKind::Windows => {
+        Kind::Windows => {
             let i = (x.floor() as usize).min(KEP_WINDOWS_MS.len() - 1);
             let from = if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] };
             let counts = series_of(state)
@@ -170,13 +161,13 @@ fn readout(kind: ChartKind, state: &State, x: f64) -> String {
 }
 
 /// The chart's data as a table, for screen readers and for reading numbers off.
-fn table(kind: ChartKind, state: &State) -> Html {
+fn table(kind: Kind, state: &State) -> Html {
     let t = &state.shown.0.timeline;
     let more = |n: usize| {
         (n > TABLE_ROWS).then(|| html! { <p class="hint">{ format!("(first {TABLE_ROWS} of {n} rows; the CSV export has them all)") }</p> })
     };
     match kind {
-        ChartKind::Restarts | ChartKind::Delays => html! {
+        Kind::Restarts | Kind::Delays => html! {
             <>
                 <table class="data">
                     <thead><tr><th>{"restart"}</th><th>{"at"}</th><th>{"after a wait of"}</th></tr></thead>
@@ -187,7 +178,7 @@ fn table(kind: ChartKind, state: &State) -> Html {
                 { for more(t.restarts_at_ms.len()) }
             </>
         },
-        ChartKind::Load => html! {
+        Kind::Load => html! {
             <>
                 <table class="data">
                     <thead><tr><th>{"10 s window from"}</th><th>{"offered"}</th><th>{"admitted"}</th><th>{"longest wait"}</th></tr></thead>
@@ -200,7 +191,7 @@ fn table(kind: ChartKind, state: &State) -> Html {
                 { for more(t.node_requests_per_window.len()) }
             </>
         },
-        ChartKind::Windows => {
+        Kind::Windows => {
             let series = series_of(state);
             let reference = kep_window_counts(&state.shown.0.reference.restarts_at_ms);
             html! {
@@ -220,7 +211,7 @@ fn table(kind: ChartKind, state: &State) -> Html {
 /// Draws one chart on its canvas, and keeps where its plot sits for the readout.
 fn draw_chart(
     canvas: &NodeRef,
-    kind: ChartKind,
+    kind: Kind,
     state: &State,
     width: u32,
     height: u32,
@@ -240,13 +231,7 @@ fn draw_chart(
         series: series_of(state),
         look,
     };
-    let drawn = match kind {
-        ChartKind::Restarts => chart::draw_restarts(&area, &data),
-        ChartKind::Delays => chart::draw_delays(&area, &data),
-        ChartKind::Load => chart::draw_load(&area, &data),
-        ChartKind::Windows => chart::draw_windows(&area, &data),
-    };
-    match drawn {
+    match kind.draw(&area, &data) {
         Ok(a) => *axes.borrow_mut() = a,
         Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
     }
@@ -264,7 +249,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     // Charts of pods alone depend on the pod runs, which slider moves that
     // only change the node (pods, spreads, API limits) leave as they are.
     let data: Vec<usize> = match p.kind {
-        ChartKind::Load => vec![Rc::as_ptr(&state.shown.0) as usize],
+        Kind::Load => vec![Rc::as_ptr(&state.shown.0) as usize],
         _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
     };
     let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
@@ -320,11 +305,11 @@ pub fn Chart(p: &ChartProps) -> Html {
     };
     html! {
         <figure class="chart" ref={figure}>
-            <canvas id={p.id.clone()} ref={canvas}
+            <canvas id={p.kind.dom_id()} ref={canvas}
                 width={((f64::from(width) * dpr).round() as u32).to_string()}
                 height={((f64::from(height) * dpr).round() as u32).to_string()}
-                role="img" aria-label={p.alt.clone()} {onpointermove} {onpointerleave}></canvas>
-            <figcaption class="readout" id={format!("{}-readout", p.id)}>{ (*hover).clone() }</figcaption>
+                role="img" aria-label={p.kind.alt()} {onpointermove} {onpointerleave}></canvas>
+            <figcaption class="readout" id={format!("{}-readout", p.kind.dom_id())}>{ (*hover).clone() }</figcaption>
             <details class="show-data" ontoggle={ontoggle}>
                 <summary>{"Show data"}</summary>
                 if *open { { table(p.kind, &state) } }

@@ -7,7 +7,8 @@ use yew::TargetCast;
 
 use super::state::State;
 use crate::chart::ChartData;
-use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg, ChartName};
+use crate::chart::Kind;
+use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
@@ -47,7 +48,7 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
         let state = state.clone();
         on_click_set_href(move || data_url("text/csv", &csv(&state.shown.0)))
     };
-    let charts = ChartName::ALL.iter().map(|&c| {
+    let charts = Kind::ALL.iter().map(|&c| {
         let svg_link = {
             let state = state.clone();
             on_click_set_href(move || {
@@ -64,12 +65,7 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                 data_url("image/svg+xml", &svg)
             })
         };
-        let canvas_id = match c {
-            ChartName::Restarts => "chart-restarts",
-            ChartName::Delays => "chart-delays",
-            ChartName::Load => "chart-load",
-            ChartName::Windows => "chart-windows",
-        };
+        let canvas_id = c.dom_id();
         let png_link = on_click_set_href(move || {
             web_sys::window()
                 .and_then(|w| w.document())

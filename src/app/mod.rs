@@ -16,8 +16,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 use yew::prelude::*;
 
+use crate::chart::Kind;
 use crate::share::{self, Notice, Shared, View};
-use charts::{Chart, ChartKind};
+use charts::Chart;
 use exports::ExportPanel;
 use job::{JobState, JobView};
 use lifecycle::LifecyclePanel;
@@ -375,10 +376,8 @@ pub fn App(props: &AppProps) -> Html {
                         <ApiPanel state={state.clone()} />
                     </div>
                     <section class="results" aria-label="Results">
-                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
-                            alt="Cumulative restarts of one pod over time, against today's default" />
-                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()} dark={dark}
-                            alt="Node /pods status requests per 10-second window" />
+                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
+                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
                     </section>
@@ -404,16 +403,12 @@ pub fn App(props: &AppProps) -> Html {
                     </div>
                     <section class="results" aria-label="Results">
                         <ComparePanel state={state.clone()} />
-                        <Chart id="chart-restarts" kind={ChartKind::Restarts} state={state.clone()} dark={dark}
-                            alt="Cumulative restarts of one pod over time, against today's default" />
+                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         { gc_note(&state.shown.0.timeline) }
                         <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
-                        <Chart id="chart-delays" kind={ChartKind::Delays} state={state.clone()} dark={dark}
-                            alt="Wait before each restart by restart number" />
-                        <Chart id="chart-load" kind={ChartKind::Load} state={state.clone()} dark={dark}
-                            alt="Node /pods status requests per 10-second window, offered and admitted by the rate limiter" />
-                        <Chart id="chart-windows" kind={ChartKind::Windows} state={state.clone()} dark={dark}
-                            alt="Restarts in the KEP's time windows, per scenario" />
+                        <Chart kind={Kind::Delays} state={state.clone()} dark={dark} />
+                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
+                        <Chart kind={Kind::Windows} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         <CompareTable state={state.clone()} />
                         <ExportPanel state={state.clone()} />

@@ -1,0 +1,287 @@
+//! Line charts on shared axes: series, folding, the time axis, extras
+//! (bands, limit lines, marks, ringed points) and the one drawing path.
+
+use super::prelude::*;
+
+/// More points than this per series are folded (each bucket keeps its low and
+/// high): a plot is some 750 CSS pixels wide, and every point is rasterized.
+pub(super) const MAX_POINTS: usize = 800;
+/// Lines with more points than this are drawn thin.
+pub(super) const DENSE_POINTS: usize = 400;
+
+/// A scenario to draw, with its label.
+#[derive(Clone, Copy)]
+pub struct Series<'a> {
+    pub label: &'a str,
+    pub timeline: &'a Timeline,
+}
+
+/// What every chart shows: today's default, then the scenarios (live first).
+#[derive(Clone)]
+pub struct ChartData<'a> {
+    pub reference: &'a Timeline,
+    pub series: Vec<Series<'a>>,
+    pub look: Look,
+}
+
+impl ChartData<'_> {
+    pub(super) fn horizon_ms(&self) -> Ms {
+        self.reference.horizon_ms
+    }
+}
+
+/// Cumulative restarts as a step line; folded to samples when there are more
+/// restarts than pixels.
+pub fn restart_steps(restarts_at_ms: &[Ms], horizon_ms: Ms) -> Vec<(f64, f64)> {
+    let n = restarts_at_ms.len();
+    if 2 * n + 2 <= MAX_POINTS {
+        let mut pts = Vec::with_capacity(2 * n + 2);
+        pts.push((0.0, 0.0));
+        for (i, &t) in restarts_at_ms.iter().enumerate() {
+            pts.push((t as f64 / 1000.0, i as f64));
+            pts.push((t as f64 / 1000.0, (i + 1) as f64));
+        }
+        pts.push((horizon_ms as f64 / 1000.0, n as f64));
+        return pts;
+    }
+    let samples = MAX_POINTS / 2;
+    (0..=samples)
+        .map(|k| {
+            let t = horizon_ms * k as u64 / samples as u64;
+            let count = restarts_at_ms.partition_point(|&r| r <= t);
+            (t as f64 / 1000.0, count as f64)
+        })
+        .collect()
+}
+
+/// A series of `(x, y)` values folded to at most `MAX_POINTS`, keeping each
+/// bucket's lowest and highest value so that peaks survive.
+pub fn fold_min_max(
+    values: impl ExactSizeIterator<Item = f64>,
+    x0: f64,
+    dx: f64,
+) -> Vec<(f64, f64)> {
+    let n = values.len();
+    let buckets = (MAX_POINTS / 2).max(1);
+    if n <= MAX_POINTS {
+        return values
+            .enumerate()
+            .map(|(i, v)| (x0 + i as f64 * dx, v))
+            .collect();
+    }
+    let per = n.div_ceil(buckets);
+    let mut out = Vec::with_capacity(2 * buckets);
+    let (mut lo, mut hi, mut start) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
+    for (i, v) in values.enumerate() {
+        lo = lo.min(v);
+        hi = hi.max(v);
+        if (i + 1) % per == 0 || i + 1 == n {
+            out.push((x0 + start as f64 * dx, lo));
+            out.push((x0 + i as f64 * dx, hi));
+            lo = f64::INFINITY;
+            hi = f64::NEG_INFINITY;
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// The x axis of a time chart: seconds, minutes or hours, whichever keeps the
+/// ticks round.
+#[derive(Clone, Copy)]
+pub(super) struct TimeAxis {
+    pub(super) seconds_per_unit: f64,
+    pub(super) unit: &'static str,
+}
+
+impl TimeAxis {
+    pub(super) fn for_span(seconds: f64) -> Self {
+        let (seconds_per_unit, unit) = if seconds <= 180.0 {
+            (1.0, "s")
+        } else if seconds <= 3.0 * 3600.0 {
+            (60.0, "min")
+        } else {
+            (3600.0, "h")
+        };
+        Self {
+            seconds_per_unit,
+            unit,
+        }
+    }
+}
+
+pub(super) fn number_label(v: &f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+pub(super) fn max_of(points: &[(f64, f64)]) -> f64 {
+    points.iter().map(|p| p.1).fold(0.0, f64::max)
+}
+
+/// One line of a line chart.
+pub(super) struct Line {
+    pub(super) label: String,
+    pub(super) color: RGBColor,
+    pub(super) width: f64,
+    pub(super) dash: (u32, u32),
+    pub(super) points: Vec<(f64, f64)>,
+}
+
+impl Line {
+    pub(super) fn of(label: impl Into<String>, index: usize, points: Vec<(f64, f64)>) -> Self {
+        Line {
+            label: label.into(),
+            color: PALETTE[index % PALETTE.len()],
+            width: 2.0,
+            dash: DASHES[index % DASHES.len()],
+            points,
+        }
+    }
+
+    pub(super) fn reference(points: Vec<(f64, f64)>) -> Self {
+        Line {
+            label: "today's default (10 s / 5 min)".into(),
+            color: REFERENCE,
+            width: 2.0,
+            dash: (6, 4),
+            points,
+        }
+    }
+}
+
+/// A shaded band's colour and points: (x, low, high) in data units.
+pub(super) type Band = (RGBColor, Vec<(f64, f64, f64)>);
+
+/// Extras a line chart may carry.
+#[derive(Default)]
+pub(super) struct Extras {
+    pub(super) band: Option<Band>,
+    /// A horizontal limit line and its label.
+    pub(super) limit: Option<(f64, String)>,
+    /// x ranges to mark along the bottom.
+    pub(super) marks: Vec<(f64, f64)>,
+    /// Points to ring, and what they are.
+    pub(super) dots: Option<(&'static str, Vec<(f64, f64)>)>,
+}
+
+/// The live scenario's restarts that the kubelet's backoff GC brought
+/// forward, as (restart index, time) pairs.
+pub(super) fn gc_restarts(d: &ChartData) -> Vec<(usize, Ms)> {
+    let Some(live) = d.series.first() else {
+        return vec![];
+    };
+    let t = live.timeline;
+    t.gc_restarts_at_ms
+        .iter()
+        .filter_map(|at| t.restarts_at_ms.binary_search(at).ok().map(|i| (i, *at)))
+        .collect()
+}
+
+pub(super) const GC_LABEL: &str = "restart after the kubelet's backoff GC";
+
+/// Lines on shared axes; `x_max` and a time chart's x values are in seconds.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn draw_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    look: Look,
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+    x_is_time: bool,
+    x_max: f64,
+    lines: Vec<Line>,
+    extras: Extras,
+) -> DrawResult<DB> {
+    let axis = x_is_time.then(|| TimeAxis::for_span(x_max));
+    let scale = axis.map_or(1.0, |a| a.seconds_per_unit);
+    let x_desc = axis.map_or(x_desc.to_owned(), |a| format!("{x_desc} ({})", a.unit));
+    let x_max = x_max / scale;
+    let data_max = lines
+        .iter()
+        .map(|l| max_of(&l.points))
+        .chain(extras.band.iter().flat_map(|(_, b)| b.iter().map(|p| p.2)))
+        .chain(extras.limit.iter().map(|l| l.0))
+        .fold(0.0, f64::max);
+    // Headroom above the data for the legend, so it never hides a series.
+    let y_max = (data_max * 1.35).max(1.0);
+    let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
+    look.mesh(&mut chart)
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&number_label)
+        .y_label_formatter(&number_label)
+        .draw()?;
+    let mut legend = vec![];
+    if let Some((color, band)) = &extras.band {
+        let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
+        let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
+        chart.draw_series(std::iter::once(Polygon::new(
+            upper.chain(lower).collect::<Vec<_>>(),
+            color.mix(0.22).filled(),
+        )))?;
+        legend.push((
+            "jitter band (min–max over seeds)".to_owned(),
+            Key::Patch(color.mix(0.22)),
+        ));
+    }
+    for (x0, x1) in &extras.marks {
+        let h = y_max * 0.03;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x0 / scale, 0.0), (x1 / scale, h)],
+            LIMIT.mix(0.8).filled(),
+        )))?;
+    }
+    if let Some((label, dots)) = &extras.dots {
+        let r = look.px(4.0) as i32;
+        let style = look.line(LIMIT, 1.5);
+        chart.draw_series(
+            dots.iter()
+                .map(|&(x, y)| Circle::new((x / scale, y), r, style)),
+        )?;
+        legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
+    }
+    if let Some((y, label)) = &extras.limit {
+        let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, *y), (x_max, *y)],
+            on,
+            off,
+            style,
+        ))?;
+        legend.push((label.clone(), Key::Line(style, (on, off))));
+    }
+    for line in lines {
+        // A dense trace is as legible 1 px wide, and a wider one is many
+        // times the rasterizing (a software-rendered canvas feels it).
+        let width = if line.points.len() > DENSE_POINTS {
+            line.width.min(1.0)
+        } else {
+            line.width
+        };
+        let style = look.line(line.color, width);
+        let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
+        let dash = match line.dash {
+            (0, _) => (0, 0),
+            (on, off) => (look.px(f64::from(on)), look.px(f64::from(off))),
+        };
+        if dash.0 == 0 {
+            chart.draw_series(LineSeries::new(pts, style))?;
+        } else {
+            chart.draw_series(DashedLineSeries::new(pts, dash.0, dash.1, style))?;
+        }
+        legend.push((line.label, Key::Line(style, dash)));
+    }
+    look.legend(&chart, &legend, false)?;
+    area.present()?;
+    Ok(Axes::of(&chart, x_max, scale))
+}
+
+/// The live scenario's GC restarts as ringed points, placed by `at`.
+pub(super) fn gc_dots(
+    d: &ChartData,
+    at: impl Fn(usize, Ms) -> (f64, f64),
+) -> Option<(&'static str, Vec<(f64, f64)>)> {
+    let gc = gc_restarts(d);
+    (!gc.is_empty()).then(|| (GC_LABEL, gc.into_iter().map(|(i, t)| at(i, t)).collect()))
+}

@@ -1,0 +1,197 @@
+//! The look shared by every chart: colours, dashes, the frame, the mesh and
+//! the legend, at the pixel scale of the target.
+
+use super::prelude::*;
+
+pub const REFERENCE: RGBColor = RGBColor(0x88, 0x88, 0x88);
+/// The live scenario first, then up to three compared ones.
+pub const PALETTE: [RGBColor; 4] = [
+    RGBColor(0x1f, 0x5f, 0xbf),
+    RGBColor(0xd9, 0x5f, 0x02),
+    RGBColor(0x1b, 0x9e, 0x77),
+    RGBColor(0x75, 0x70, 0xb3),
+];
+pub(super) const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
+pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
+/// Dash (on, off) per palette index; 0 is solid.
+pub(super) const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
+pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Where a chart's plot sits, so a pointer position maps back to data.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Axes {
+    /// The plot area's left and right edges, in backend pixels.
+    pub left: i32,
+    pub right: i32,
+    /// The x axis runs from 0 to `x_max`, in units of `seconds_per_unit`
+    /// seconds (1 for an x axis that is not time).
+    pub x_max: f64,
+    pub seconds_per_unit: f64,
+}
+
+impl Axes {
+    pub(super) fn of<DB: DrawingBackend>(
+        chart: &Chart2d<'_, DB>,
+        x_max: f64,
+        seconds_per_unit: f64,
+    ) -> Axes {
+        let (xs, _) = chart.plotting_area().get_pixel_range();
+        Axes {
+            left: xs.start,
+            right: xs.end,
+            x_max,
+            seconds_per_unit,
+        }
+    }
+
+    /// The x value (in seconds for a time axis) under a backend pixel.
+    pub fn x_at(&self, px: f64) -> Option<f64> {
+        let width = f64::from(self.right - self.left);
+        let f = (px - f64::from(self.left)) / width;
+        (width > 0.0 && (0.0..=1.0).contains(&f)).then_some(f * self.x_max * self.seconds_per_unit)
+    }
+}
+
+/// How a chart is drawn: its pixel scale (the device pixel ratio, so a canvas
+/// is crisp on HiDPI screens) and light or dark colours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    pub scale: f64,
+    pub dark: bool,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Self {
+            scale: 1.0,
+            dark: false,
+        }
+    }
+}
+
+pub(super) type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl Look {
+    pub(super) fn px(self, v: f64) -> u32 {
+        (v * self.scale).round().max(1.0) as u32
+    }
+    pub(super) fn bg(self) -> RGBColor {
+        if self.dark {
+            RGBColor(0x16, 0x1b, 0x22)
+        } else {
+            WHITE
+        }
+    }
+    pub(super) fn fg(self) -> RGBColor {
+        if self.dark {
+            RGBColor(0xdd, 0xe3, 0xea)
+        } else {
+            BLACK
+        }
+    }
+    pub(super) fn font(self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", size * self.scale)
+            .into_font()
+            .color(&self.fg())
+    }
+    pub(super) fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
+        color.stroke_width(self.px(width))
+    }
+    /// The frame every chart shares: background, caption, margins, label areas.
+    pub(super) fn frame<'a, DB: DrawingBackend>(
+        self,
+        area: &'a DrawingArea<DB, Shift>,
+        caption: &str,
+        x: std::ops::Range<f64>,
+        y: std::ops::Range<f64>,
+    ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&self.bg())?;
+        ChartBuilder::on(area)
+            .caption(caption, self.font(16.0))
+            .margin(self.px(8.0))
+            .x_label_area_size(self.px(36.0))
+            .y_label_area_size(self.px(56.0))
+            .build_cartesian_2d(x, y)
+    }
+
+    /// Axes and grid in this look's colours.
+    pub(super) fn mesh<'a, 'b, DB: DrawingBackend>(
+        self,
+        chart: &'b mut Chart2d<'a, DB>,
+    ) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, DB> {
+        let mut mesh = chart.configure_mesh();
+        mesh.axis_style(self.fg())
+            .label_style(self.font(12.0))
+            .axis_desc_style(self.font(13.0))
+            .bold_line_style(self.fg().mix(0.12))
+            .light_line_style(self.bg().mix(0.0));
+        mesh
+    }
+
+    /// The legend box in a corner of the plot. Drawn here rather than as
+    /// plotters' series labels, which measure text around the backend: in a
+    /// browser, a page layout per label.
+    pub(super) fn legend<DB: DrawingBackend>(
+        self,
+        chart: &Chart2d<'_, DB>,
+        rows: &[(String, Key)],
+        right: bool,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let area = chart.plotting_area().strip_coord_spec();
+        let font = self.font(12.0);
+        let mut text_w = 0;
+        for (label, _) in rows {
+            text_w = text_w.max(area.estimate_text_size(label, &font)?.0 as i32);
+        }
+        let px = |v: f64| self.px(v) as i32;
+        let (row_h, pad, key_w, gap) = (px(15.0), px(6.0), px(18.0), px(6.0));
+        let (w, h) = (
+            pad + key_w + gap + text_w + pad,
+            2 * pad + row_h * rows.len() as i32,
+        );
+        let x0 = if right {
+            area.dim_in_pixel().0 as i32 - w - px(5.0)
+        } else {
+            px(5.0)
+        };
+        let corners = [(x0, px(5.0)), (x0 + w, px(5.0) + h)];
+        area.draw(&Rectangle::new(corners, self.bg().mix(0.85).filled()))?;
+        area.draw(&Rectangle::new(
+            corners,
+            self.fg().mix(0.3).stroke_width(self.px(1.0)),
+        ))?;
+        for (i, (label, key)) in rows.iter().enumerate() {
+            let (x, y) = (x0 + pad, corners[0].1 + pad + row_h * i as i32 + row_h / 2);
+            match *key {
+                // Dashed as the series is, so the legend reads without colour.
+                Key::Line(style, (on, off)) => {
+                    let step = if on == 0 { key_w } else { on as i32 };
+                    let mut from = x;
+                    while from < x + key_w {
+                        let to = (from + step).min(x + key_w);
+                        area.draw(&PathElement::new(vec![(from, y), (to, y)], style))?;
+                        from = to + off as i32;
+                    }
+                }
+                Key::Patch(color) => area.draw(&Rectangle::new(
+                    [(x, y - px(5.0)), (x + key_w, y + px(5.0))],
+                    color.filled(),
+                ))?,
+            }
+            let style = font.pos(Pos::new(HPos::Left, VPos::Center));
+            area.draw(&Text::new(label.as_str(), (x + key_w + gap, y), style))?;
+        }
+        Ok(())
+    }
+}
+
+/// How a legend row shows its series: a stretch of its line (with its dashes
+/// on and off, in backend pixels; 0 on is solid), or a filled box.
+#[derive(Clone, Copy)]
+pub(super) enum Key {
+    Line(ShapeStyle, (u32, u32)),
+    Patch(RGBAColor),
+}
