@@ -181,20 +181,8 @@ pub fn CurvePanel(p: &PanelProps) -> Html {
 pub fn TimingPanel(p: &PanelProps) -> Html {
     let state = &p.state;
     let spec = &state.spec;
-    let selected = match spec.requeue {
-        None => "version",
-        Some(Requeue::Ideal) => "ideal",
-        Some(Requeue::Periodic) => "periodic",
-        Some(Requeue::AtExpiry) => "at-expiry",
-    };
-    let on_requeue = send(state, |v: String| {
-        Action::Requeue(match v.as_str() {
-            "ideal" => Some(Requeue::Ideal),
-            "periodic" => Some(Requeue::Periodic),
-            "at-expiry" => Some(Requeue::AtExpiry),
-            _ => None,
-        })
-    });
+    let selected = spec.requeue.map_or("version", Requeue::name);
+    let on_requeue = send(state, |v: String| Action::Requeue(Requeue::parse(&v)));
     let seed_text = spec.seed.to_string();
     let on_seed = {
         let state = state.clone();
@@ -210,9 +198,9 @@ pub fn TimingPanel(p: &PanelProps) -> Html {
             <Choice id="requeue" label="When a restart lands after the backoff expires" selected={selected}
                 options={vec![
                     ("version".into(), "as the model and version do".into()),
-                    ("ideal".into(), "exactly at expiry (the KEPs' curves)".into()),
-                    ("periodic".into(), "recheck every 10–15 s (before 1.35)".into()),
-                    ("at-expiry".into(), "requeue at expiry ×1.0–1.5, ≤ 1 min (1.35+, k/k#133066)".into()),
+                    (Requeue::Ideal.name().into(), "exactly at expiry (the KEPs' curves)".into()),
+                    (Requeue::Periodic.name().into(), "recheck every 10–15 s (before 1.35)".into()),
+                    (Requeue::AtExpiry.name().into(), "requeue at expiry ×1.0–1.5, ≤ 1 min (1.35+, k/k#133066)".into()),
                 ]}
                 onchange={on_requeue} />
             <div class="row">
@@ -326,7 +314,7 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
         let edit = move |f: fn(Ms) -> GroupEdit| move |v: Ms| Action::EditGroup(i, f(v));
         let on_pods = send(state, move |pos: usize| Action::EditGroup(i, GroupEdit::Pods(pos as u32 + 1)));
         let on_exit = send(state, move |v: String| {
-            Action::EditGroup(i, GroupEdit::Exit(if v == "succeeded" { ExitKind::Succeeded } else { ExitKind::Failed }))
+            Action::EditGroup(i, GroupEdit::Exit(ExitKind::parse(&v).unwrap_or_default()))
         });
         let on_policy = send(state, move |v: String| {
             Action::EditGroup(i, GroupEdit::Policy(RestartPolicy::parse(&v).unwrap_or_default()))
@@ -356,8 +344,8 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
                     display={format_human_ms(g.run_ms)} onchange={send_stop(state, RUN_STOPS_MS, edit(GroupEdit::Run))}
                     hint="a run longer than the reset threshold starts the curve over" />
                 <div class="row">
-                    <Choice id={id("exit")} label="Exits" selected={if g.exit == ExitKind::Succeeded { "succeeded" } else { "failed" }}
-                        options={vec![("failed".into(), "Failed (code ≠ 0)".into()), ("succeeded".into(), "Succeeded (code 0)".into())]}
+                    <Choice id={id("exit")} label="Exits" selected={g.exit.name()}
+                        options={vec![(ExitKind::Failed.name().into(), "Failed (code ≠ 0)".into()), (ExitKind::Succeeded.name().into(), "Succeeded (code 0)".into())]}
                         onchange={on_exit} />
                     <Choice id={id("policy")} label="restartPolicy" selected={policy}
                         options={vec![("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}

@@ -97,12 +97,43 @@ impl RestartPolicy {
 }
 
 impl ExitKind {
+    pub const ALL: [ExitKind; 2] = [ExitKind::Succeeded, ExitKind::Failed];
+
+    /// The one name: JSON, the DOM, and (its first letter) links.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExitKind::Succeeded => "succeeded",
+            ExitKind::Failed => "failed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+
     pub fn of_code(exit_code: i32) -> Self {
         if exit_code == 0 {
             ExitKind::Succeeded
         } else {
             ExitKind::Failed
         }
+    }
+}
+
+impl Requeue {
+    pub const ALL: [Requeue; 3] = [Requeue::Ideal, Requeue::Periodic, Requeue::AtExpiry];
+
+    /// The one name: JSON, links and the DOM.
+    pub fn name(self) -> &'static str {
+        match self {
+            Requeue::Ideal => "ideal",
+            Requeue::Periodic => "periodic",
+            Requeue::AtExpiry => "atExpiry",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.name() == s)
     }
 }
 
@@ -661,6 +692,38 @@ impl Scenario {
             },
             backoff: EffectiveBackoff::todays_default(),
             ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::*;
+
+    /// The name tables are the JSON names.
+    #[test]
+    fn names_are_the_json_names() {
+        let json = |v: &dyn erased::Named| v.json();
+        for r in Requeue::ALL {
+            assert_eq!(json(&r), format!("{:?}", r.name()));
+            assert_eq!(Requeue::parse(r.name()), Some(r));
+        }
+        for k in ExitKind::ALL {
+            assert_eq!(json(&k), format!("{:?}", k.name()));
+        }
+        for p in RestartPolicy::ALL {
+            assert_eq!(json(&p), format!("{:?}", p.name()));
+        }
+    }
+
+    mod erased {
+        pub trait Named {
+            fn json(&self) -> String;
+        }
+        impl<T: serde::Serialize> Named for T {
+            fn json(&self) -> String {
+                serde_json::to_string(self).unwrap_or_default()
+            }
         }
     }
 }

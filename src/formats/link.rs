@@ -133,12 +133,12 @@ impl Writer {
     }
 }
 
-/// A group's exit in a link: `f` or `s`, or the exact code (`42`).
+/// A group's exit in a link: its name's first letter (`f`, `s`), or the
+/// exact code (`42`).
 fn exit_field(g: &Group) -> String {
-    match (g.exit_code, g.exit) {
-        (Some(code), _) => code.to_string(),
-        (None, ExitKind::Failed) => "f".into(),
-        (None, ExitKind::Succeeded) => "s".into(),
+    match g.exit_code {
+        Some(code) => code.to_string(),
+        None => g.exit.name()[..1].to_owned(),
     }
 }
 
@@ -275,14 +275,7 @@ pub fn encode(s: &Shared) -> String {
         }
     }
     if let Some(r) = spec.requeue {
-        w.put(
-            "rq",
-            match r {
-                Requeue::Ideal => "ideal",
-                Requeue::Periodic => "periodic",
-                Requeue::AtExpiry => "expiry",
-            },
-        );
+        w.put("rq", r.name());
     }
     if spec.seed != d.seed {
         w.put("s", spec.seed.to_string());
@@ -471,17 +464,15 @@ impl Reader {
         let Some(run_ms) = parse_ms(run).ok().filter(|r| RUN_RANGE_MS.contains(r)) else {
             return bad(self, "the crash interval must be 0s to 15m0s");
         };
-        let (exit, exit_code) = match *exit {
-            "f" => (ExitKind::Failed, None),
-            "s" => (ExitKind::Succeeded, None),
-            code => match code
-                .parse::<i32>()
-                .ok()
-                .filter(|c| EXIT_CODE_RANGE.contains(c))
-            {
-                Some(c) => (ExitKind::of_code(c), Some(c)),
-                None => return bad(self, "exit must be f, s or an exit code 0 to 255"),
-            },
+        let by_letter = ExitKind::ALL.into_iter().find(|k| &k.name()[..1] == *exit);
+        let by_code = exit
+            .parse::<i32>()
+            .ok()
+            .filter(|c| EXIT_CODE_RANGE.contains(c));
+        let (exit, exit_code) = match (by_letter, by_code) {
+            (Some(kind), _) => (kind, None),
+            (None, Some(c)) => (ExitKind::of_code(c), Some(c)),
+            (None, None) => return bad(self, "exit must be f, s or an exit code 0 to 255"),
         };
         let mut policies = policy.split('_');
         let Some(restart_policy) = policies.next().and_then(policy_of_letter) else {
@@ -634,8 +625,8 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 }
             }
             "rq" => match v.as_str() {
-                "ideal" => spec.requeue = Some(Requeue::Ideal),
-                "periodic" => spec.requeue = Some(Requeue::Periodic),
+                name if Requeue::parse(name).is_some() => spec.requeue = Requeue::parse(name),
+                // What links said before the name table.
                 "expiry" => spec.requeue = Some(Requeue::AtExpiry),
                 _ => r.notice("rq", &v, "the requeue is ideal, periodic or expiry"),
             },
