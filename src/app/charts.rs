@@ -83,7 +83,7 @@ struct Inputs(Kind, Vec<usize>, (u32, u32, u64), bool);
 
 /// The live scenario first, then the compared ones that are valid.
 pub fn series_of(state: &State) -> Vec<Series<'_>> {
-    let e = &state.shown.0;
+    let e = &*state.shown;
     let mut series = vec![Series {
         label: "this configuration",
         timeline: &e.timeline,
@@ -99,7 +99,7 @@ pub fn series_of(state: &State) -> Vec<Series<'_>> {
 
 /// What the pointer is over, in words.
 fn readout(kind: Kind, state: &State, x: f64) -> String {
-    let (t, r) = (&state.shown.0.timeline, &state.shown.0.reference);
+    let (t, r) = (&state.shown.timeline, &state.shown.reference);
     match kind {
         Kind::Restarts => {
             let at = (x * 1000.0) as u64;
@@ -162,7 +162,7 @@ fn readout(kind: Kind, state: &State, x: f64) -> String {
 
 /// The chart's data as a table, for screen readers and for reading numbers off.
 fn table(kind: Kind, state: &State) -> Html {
-    let t = &state.shown.0.timeline;
+    let t = &state.shown.timeline;
     let more = |n: usize| {
         (n > TABLE_ROWS).then(|| html! { <p class="hint">{ format!("(first {TABLE_ROWS} of {n} rows; the CSV export has them all)") }</p> })
     };
@@ -193,7 +193,7 @@ fn table(kind: Kind, state: &State) -> Html {
         },
         Kind::Windows => {
             let series = series_of(state);
-            let reference = kep_window_counts(&state.shown.0.reference.restarts_at_ms);
+            let reference = kep_window_counts(&state.shown.reference.restarts_at_ms);
             html! {
                 <table class="data">
                     <thead><tr><th>{"window"}</th><th>{"today's default"}</th>{ for series.iter().map(|s| html! { <th>{ s.label }</th> }) }</tr></thead>
@@ -227,7 +227,7 @@ fn draw_chart(
     };
     let area = backend.into_drawing_area();
     let data = ChartData {
-        reference: &state.shown.0.reference,
+        reference: &state.shown.reference,
         series: series_of(state),
         look,
     };
@@ -249,7 +249,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     // Charts of pods alone depend on the pod runs, which slider moves that
     // only change the node (pods, spreads, API limits) leave as they are.
     let data: Vec<usize> = match p.kind {
-        Kind::Load => vec![Rc::as_ptr(&state.shown.0) as usize],
+        Kind::Load => vec![state.shown.ptr()],
         _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
     };
     let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);

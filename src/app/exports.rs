@@ -46,14 +46,14 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
     let state = p.state.clone();
     let csv_link = {
         let state = state.clone();
-        on_click_set_href(move || data_url("text/csv", &csv(&state.shown.0)))
+        on_click_set_href(move || data_url("text/csv", &csv(&state.shown)))
     };
     let charts = Kind::ALL.iter().map(|&c| {
         let svg_link = {
             let state = state.clone();
             on_click_set_href(move || {
                 let data = ChartData {
-                    reference: &state.shown.0.reference,
+                    reference: &state.shown.reference,
                     series: super::charts::series_of(&state),
                     look: crate::chart::Look::default(),
                 };

@@ -20,7 +20,7 @@ use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::Ms;
 use crate::formats::manifest::{job_manifest_yaml, parse_job_manifest};
 
-pub const RUN_STOPS_MS: &[Ms] = &[
+pub const POD_RUN_STOPS_MS: &[Ms] = &[
     1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
 ];
 
@@ -769,9 +769,9 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     </div>
                     <TextArea id="job-script" label="Attempts" value={state.script_text.clone()} rows={6}
                         oninput={send(&state, JobAction::Script)} error={script_error} />
-                    <Slider id="job-run" label="Each pod runs" positions={RUN_STOPS_MS.len()}
-                        position={nearest_stop(RUN_STOPS_MS, state.run_ms)} display={format_human_ms(state.run_ms)}
-                        onchange={send(&state, |pos: usize| JobAction::RunMs(RUN_STOPS_MS.get(pos).copied().unwrap_or(30_000)))} />
+                    <Slider id="job-run" label="Each pod runs" positions={POD_RUN_STOPS_MS.len()}
+                        position={nearest_stop(POD_RUN_STOPS_MS, state.run_ms)} display={format_human_ms(state.run_ms)}
+                        onchange={send(&state, |pos: usize| JobAction::RunMs(POD_RUN_STOPS_MS.get(pos).copied().unwrap_or(30_000)))} />
                 </section>
                 <section class="panel" aria-labelledby="h-manifest">
                     <h2 id="h-manifest">{"Manifest"}</h2>

@@ -352,7 +352,7 @@ pub fn App(props: &AppProps) -> Html {
         .filter(|_| state.resolved.is_ok() || state.custom())
         .map(|e| e.to_string());
     let announce = {
-        let e = &state.shown.0;
+        let e = &*state.shown;
         format!(
             "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon.",
             e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod
@@ -404,7 +404,7 @@ pub fn App(props: &AppProps) -> Html {
                     <section class="results" aria-label="Results">
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
-                        { gc_note(&state.shown.0.timeline) }
+                        { gc_note(&state.shown.timeline) }
                         <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
                         <Chart kind={Kind::Delays} state={state.clone()} dark={dark} />
                         <Chart kind={Kind::Load} state={state.clone()} dark={dark} />

@@ -5,15 +5,17 @@ use yew::prelude::*;
 
 use super::controls::{Checkbox, Choice, Slider, TextField};
 use super::state::{
-    nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, GATES, HORIZON_STOPS_MS,
-    INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS,
-    RUN_STOPS_MS, SPREAD_STOPS_MS,
+    nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, GATES,
+    HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
+    REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
 use crate::engine::audit::{audit, JobExample, Verdict};
+use crate::engine::config::DEFAULT_MAX_MS;
 use crate::engine::duration::{format_go_duration_ms, format_human_ms};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::MAX_RULE_EXIT_CODES;
 use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
+use crate::engine::simulate::FIRST_MINUTES_MS;
 use crate::engine::{
     Counts, ExitKind, Group, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX,
@@ -105,7 +107,7 @@ pub fn KubeletPanel(p: &PanelProps) -> Html {
     });
     let effective = match (&s.resolved, s.custom()) {
         (_, true) => {
-            let b = &s.shown.0.backoff;
+            let b = &s.shown.backoff;
             html! {
                 <div class="effective custom" id="effective">
                     <p><strong>{"Custom what-if curve"}</strong>{" (no kubelet configuration gives it): "}
@@ -160,7 +162,7 @@ pub fn KubeletPanel(p: &PanelProps) -> Html {
 #[function_component]
 pub fn CurvePanel(p: &PanelProps) -> Html {
     let state = &p.state;
-    let b = &state.shown.0.backoff;
+    let b = &state.shown.backoff;
     let custom = state.custom();
     html! {
         <section class="panel" aria-labelledby="h-curve">
@@ -171,7 +173,7 @@ pub fn CurvePanel(p: &PanelProps) -> Html {
                 onchange={send_stop(state, INITIAL_STOPS_MS, Action::Initial)} inactive={!custom} />
             <Slider id="max" label="Maximum backoff" positions={MAX_STOPS_MS.len()}
                 position={nearest_stop(MAX_STOPS_MS, b.max_ms)}
-                display={if b.max_ms == 300_000 { "5 min (today's cap)".to_owned() } else { format_human_ms(b.max_ms) }}
+                display={if b.max_ms == DEFAULT_MAX_MS { "5 min (today's cap)".to_owned() } else { format_human_ms(b.max_ms) }}
                 onchange={send_stop(state, MAX_STOPS_MS, Action::Max)} inactive={!custom} />
         </section>
     }
@@ -340,8 +342,8 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
                     position={(g.pods as usize).saturating_sub(1)} display={g.pods.to_string()} onchange={on_pods}
                     hint={if many { "" } else { "110 is the kubelet's default maxPods" }} />
                 <Slider id={id("run")} label="Crash interval (how long the container runs before it exits)"
-                    positions={RUN_STOPS_MS.len()} position={nearest_stop(RUN_STOPS_MS, g.run_ms)}
-                    display={format_human_ms(g.run_ms)} onchange={send_stop(state, RUN_STOPS_MS, edit(GroupEdit::Run))}
+                    positions={CRASH_INTERVAL_STOPS_MS.len()} position={nearest_stop(CRASH_INTERVAL_STOPS_MS, g.run_ms)}
+                    display={format_human_ms(g.run_ms)} onchange={send_stop(state, CRASH_INTERVAL_STOPS_MS, edit(GroupEdit::Run))}
                     hint="a run longer than the reset threshold starts the curve over" />
                 <div class="row">
                     <Choice id={id("exit")} label="Exits" selected={g.exit.name()}
@@ -537,7 +539,7 @@ fn signed(v: i64) -> String {
 #[function_component]
 pub fn SummaryTable(p: &PanelProps) -> Html {
     let state = &p.state;
-    let e = &state.shown.0;
+    let e = &*state.shown;
     let horizon_ms = e.timeline.horizon_ms;
     let horizon = format_human_ms(horizon_ms);
     let first = if horizon_ms <= 300_000 {
@@ -630,7 +632,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
     if state.compared_results.is_empty() {
         return html! {};
     }
-    let live = &state.shown.0.timeline;
+    let live = &state.shown.timeline;
     let rows = std::iter::once(("this configuration".to_owned(), Some(live))).chain(
         state
             .compared_results
@@ -645,7 +647,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
                 { for rows.enumerate().map(|(i, (label, t))| match t {
                     Some(t) => html! { <tr>
                         <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
-                        <td>{ t.restarts_by(300_000) }</td>
+                        <td>{ t.restarts_by(FIRST_MINUTES_MS) }</td>
                         <td>{ t.restarts_at_ms.len() }</td>
                         <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
                     </tr> },

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::engine::config::{DEFAULT_INITIAL_MS, DEFAULT_MAX_MS};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
@@ -27,7 +28,7 @@ pub const MAX_STOPS_MS: &[Ms] = &[
     120_000, 180_000, 240_000, 300_000, 360_000, 480_000, 600_000,
 ];
 /// Around the 600 s reset: 9 min 59 s keeps the curve, 10 min 1 s resets it.
-pub const RUN_STOPS_MS: &[Ms] = &[
+pub const CRASH_INTERVAL_STOPS_MS: &[Ms] = &[
     0, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 120_000, 180_000,
     300_000, 599_000, 600_000, 601_000, 900_000,
 ];
@@ -168,6 +169,21 @@ impl PartialEq for Shown {
     }
 }
 
+impl std::ops::Deref for Shown {
+    type Target = Exploration;
+
+    fn deref(&self) -> &Exploration {
+        &self.0
+    }
+}
+
+impl Shown {
+    /// Identifies this result, for components that redraw only when it changes.
+    pub fn ptr(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     /// The live scenario.
@@ -213,8 +229,8 @@ pub fn label_of(c: &Compared) -> String {
                 (Some(_), _, _) => "a kubelet configuration".to_owned(),
                 (None, i, m) => format!(
                     "{} / {}",
-                    crate::engine::duration::format_human_ms(i.unwrap_or(10_000)),
-                    crate::engine::duration::format_human_ms(m.unwrap_or(300_000))
+                    crate::engine::duration::format_human_ms(i.unwrap_or(DEFAULT_INITIAL_MS)),
+                    crate::engine::duration::format_human_ms(m.unwrap_or(DEFAULT_MAX_MS))
                 ),
             };
             let model = if spec.model == Semantics::Kep {
@@ -328,7 +344,7 @@ impl State {
     fn current_curve(&self) -> (Ms, Ms) {
         match (&self.spec.config, &self.resolved) {
             (Some(_), Ok(b)) => (b.initial_ms, b.max_ms),
-            _ => (self.shown.0.backoff.initial_ms, self.shown.0.backoff.max_ms),
+            _ => (self.shown.backoff.initial_ms, self.shown.backoff.max_ms),
         }
     }
 }

@@ -15,7 +15,7 @@ use super::job::{
     PodFailurePolicyRule, PodSpec, PodTemplate, DEFAULT_HORIZON_MS,
 };
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
-use super::simulate::{restarts_in_windows, simulate, Timeline, LOAD_WINDOW_MS};
+use super::simulate::{restarts_in_windows, simulate, Timeline, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -223,7 +223,7 @@ pub fn audit() -> Vec<Claim> {
         scenario: spec.clone(),
         job: None,
     });
-    let first5 = today_10s.restarts_by(300_000);
+    let first5 = today_10s.restarts_by(FIRST_MINUTES_MS);
     claims.push(Claim {
         id: "ten-second-crasher-first-5-min",
         kep: "KEP-4603",
@@ -233,7 +233,7 @@ pub fn audit() -> Vec<Claim> {
         kep_value: "4".into(),
         recomputed: format!(
             "{first5} (KEP curve), {} (kubelet)",
-            kubelet_10s.restarts_by(300_000)
+            kubelet_10s.restarts_by(FIRST_MINUTES_MS)
         ),
         verdict: verdict(first5 == 4),
         why: "restarts at 20, 50, 100 and 190 s; the kubelet adds its immediate first restart"
@@ -333,7 +333,7 @@ pub fn audit() -> Vec<Claim> {
     // KEP-4603 Risks and Mitigations: the 1 s / 60 s default.
     let (spec, new_default) = kep((1_000, 60_000), 0, MIN30);
     let excess_by = |t: Ms| new_default.restarts_by(t) as i64 - today_hour.restarts_by(t) as i64;
-    let first5 = excess_by(300_000);
+    let first5 = excess_by(FIRST_MINUTES_MS);
     claims.push(Claim {
         id: "new-default-excess-first-5-min",
         kep: "KEP-4603",
@@ -448,7 +448,8 @@ pub fn audit() -> Vec<Claim> {
         scenario: spec.clone(),
         job: None,
     });
-    let first5_cap = one_cap.restarts_by(300_000) as i64 - today_hour.restarts_by(300_000) as i64;
+    let first5_cap = one_cap.restarts_by(FIRST_MINUTES_MS) as i64
+        - today_hour.restarts_by(FIRST_MINUTES_MS) as i64;
     claims.push(Claim {
         id: "one-second-cap-excess-first-5-min",
         kep: "KEP-4603",

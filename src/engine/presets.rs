@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::Semantics;
-use super::scenario::{ExitKind, Group, Requeue, ScenarioSpec};
+use super::scenario::{ExitKind, Group, Requeue, ScenarioSpec, DEFAULT_PODS};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +29,7 @@ impl Preset {
         let groups = if self.succeeded_only {
             let (pods, run_ms) = match base.groups.first() {
                 Some(g) => (g.pods, g.run_ms),
-                None => (base.pods.unwrap_or(110), base.run_ms.unwrap_or(0)),
+                None => (base.pods.unwrap_or(DEFAULT_PODS), base.run_ms.unwrap_or(0)),
             };
             vec![Group {
                 name: "Succeeded, restartPolicy Always".into(),

@@ -3,7 +3,10 @@
 //! does not parse or is out of range falls back to the default, with a notice
 //! naming the key. Pure Rust, so it is tested natively.
 
-use crate::engine::config::{CrashLoopBackOffConfig, KubeletConfig, KubeletVersion, Semantics};
+use crate::engine::config::{
+    CrashLoopBackOffConfig, KubeletConfig, KubeletVersion, Semantics, DEFAULT_INITIAL_MS,
+    DEFAULT_MAX_MS,
+};
 use crate::engine::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
 use crate::engine::job::JobManifest;
 use crate::engine::presets::presets;
@@ -12,8 +15,8 @@ use crate::engine::restart_rules::{
 };
 use crate::engine::scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE, BURST_RANGE,
-    EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS, MAX_GROUPS,
-    MAX_GROUP_NAME, MAX_RANGE_MS, PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE,
+    DEFAULT_PODS, EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS,
+    MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS, PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE,
     RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
 };
 use crate::engine::{
@@ -258,8 +261,8 @@ pub fn encode(s: &Shared) -> String {
         w.put("p", p);
     }
     if spec.config.is_none() {
-        w.ms("i", spec.initial_ms.unwrap_or(10_000));
-        w.ms("x", spec.max_ms.unwrap_or(300_000));
+        w.ms("i", spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS));
+        w.ms("x", spec.max_ms.unwrap_or(DEFAULT_MAX_MS));
         if let Some(r) = spec.reset_after_ms {
             w.ms("rs", r);
         }
@@ -287,7 +290,7 @@ pub fn encode(s: &Shared) -> String {
         w.ms("l", spec.start_latency_ms);
     }
     if spec.groups.is_empty() {
-        if let Some(n) = spec.pods.filter(|&n| n != 110) {
+        if let Some(n) = spec.pods.filter(|&n| n != DEFAULT_PODS) {
             w.put("n", n.to_string());
         }
         if let Some(r) = spec.run_ms.filter(|&r| r != 0) {
@@ -718,8 +721,8 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
         s.job = Some(job);
     }
     if custom.0.is_some() || custom.1.is_some() || !s.spec.schedule_ms.is_empty() {
-        s.spec.initial_ms = Some(custom.0.unwrap_or(10_000));
-        s.spec.max_ms = Some(custom.1.unwrap_or(300_000));
+        s.spec.initial_ms = Some(custom.0.unwrap_or(DEFAULT_INITIAL_MS));
+        s.spec.max_ms = Some(custom.1.unwrap_or(DEFAULT_MAX_MS));
     } else {
         s.spec.reset_after_ms = None;
         s.spec.config = Some(s.config.clone());
