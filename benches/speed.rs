@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use yew::Reducible;
 
 /// `scripts/bench.mjs`'s worst case.
-const WORST_QUERY: &str = "i=25ms&x=1s&h=24h0m0s&rq=expiry&g=100.0s.f.A.0s.lockstep&g=100.0s.f.A.10m0s.spread&g=50.30s.f.A.10m0s.slow&c=rapid,initial-25ms,new-default";
+const WORST_QUERY: &str = "v=1.37&i=25ms&x=1s&h=24h0m0s&rq=atExpiry&g=100.0s.f.A.0s.lockstep&g=100.0s.f.A.10m0s.spread&g=50.30s.f.A.10m0s.slow&c=rapid,initial-25ms,new-default";
 
 /// Median time per call over enough calls to fill ~0.3 s.
 fn measure(name: &str, mut f: impl FnMut()) -> Duration {
@@ -124,12 +124,8 @@ fn main() {
     });
     // The browser benchmark's worst case: one pods slider move, through the
     // app's reducer (pod runs cached, node and compared scenarios redone).
-    let (shared, _) = crashloop_explorer::share::decode(WORST_QUERY);
-    let mut state = std::rc::Rc::new(State::from_parts(
-        shared.spec,
-        shared.config,
-        shared.compared,
-    ));
+    let (page, _) = crashloop_explorer::share::decode(WORST_QUERY);
+    let mut state = std::rc::Rc::new(State::new(page.inputs));
     let mut pods = 60;
     measure("app: pods slider move, browser worst case", || {
         pods = 60 + (pods + 1) % 40;

@@ -68,7 +68,7 @@ async function violations(page, query) {
 
 // The Job view, from a link.
 {
-  const query = "?view=job&js=exit%201";
+  const query = "?v=1.37&view=job&js=exit%201";
   const page = await open(query);
   await inked(page, "#chart-job");
   await page.waitForTimeout(200);

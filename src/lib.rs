@@ -9,6 +9,7 @@ pub mod chart;
 pub mod engine;
 pub mod export;
 pub mod formats;
+pub mod inputs;
 
 /// The link codec, under the name the app and tests know.
 pub use formats::link as share;

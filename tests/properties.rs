@@ -173,7 +173,10 @@ proptest! {
     #[test]
     fn links_round_trip(s in scenario()) {
         let shared = share::Shared {
-            spec: s.spec().clone(),
+            inputs: crashloop_explorer::inputs::Inputs {
+                spec: s.spec().clone(),
+                ..Default::default()
+            },
             ..Default::default()
         };
         let (back, notices) = share::decode(&share::encode(&shared));
@@ -181,6 +184,6 @@ proptest! {
         // Defaults are left out of links: compare with the groups spelled out.
         // Links always carry the version: an unset one reads back as the default.
         let canon = |s: &ScenarioSpec| ScenarioSpec { groups: s.effective_groups(), pods: None, run_ms: None, kubelet_version: Some(s.kubelet_version.unwrap_or_default()), ..s.clone() };
-        prop_assert_eq!(canon(&back.spec), canon(&shared.spec));
+        prop_assert_eq!(canon(&back.inputs.spec), canon(&shared.inputs.spec));
     }
 }

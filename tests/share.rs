@@ -5,18 +5,11 @@ use crashloop_explorer::engine::job::JobManifest;
 use crashloop_explorer::engine::{
     ExitKind, Group, KubeletConfig, KubeletVersion, Requeue, RestartPolicy, ScenarioSpec, Semantics,
 };
-use crashloop_explorer::share::{decode, encode, CompareRef, JobShare, Shared, View};
+use crashloop_explorer::inputs::{CompareRef, Inputs, JobInputs, Page, View};
+use crashloop_explorer::share::{decode, encode};
 
-fn defaults() -> Shared {
-    let config = KubeletConfig::default();
-    Shared {
-        spec: ScenarioSpec {
-            config: Some(config.clone()),
-            ..Default::default()
-        },
-        config,
-        ..Default::default()
-    }
+fn defaults() -> Page {
+    Page::default()
 }
 
 #[test]
@@ -27,11 +20,11 @@ fn the_defaults_make_a_query_with_only_the_version() {
     assert_eq!(decode(""), (defaults(), vec![]));
     assert_eq!(decode("?"), (defaults(), vec![]));
     let mut pinned = defaults();
-    pinned.spec.kubelet_version = Some(KubeletVersion::V1_37);
+    pinned.inputs.spec.kubelet_version = Some(KubeletVersion::V1_37);
     assert_eq!(decode("v=1.37"), (pinned, vec![]));
     // A link from before: no v= with other inputs means 1.35, said so.
     let (s, notices) = decode("n=50");
-    assert_eq!(s.spec.kubelet_version, Some(KubeletVersion::V1_35));
+    assert_eq!(s.inputs.spec.kubelet_version, Some(KubeletVersion::V1_35));
     assert_eq!(
         notices[0].message,
         "this link does not say which kubelet: read as 1.35, the default when links left it out"
@@ -50,67 +43,69 @@ fn every_input_round_trips() {
         .feature_gates
         .insert("KubeletCrashLoopBackOffMax".into(), false);
     config.crash_loop_back_off.max_container_restart_period = Some("1m30s".into());
-    let configured = Shared {
-        spec: ScenarioSpec {
-            config: Some(config.clone()),
-            model: Semantics::Kep,
-            kubelet_version: Some(KubeletVersion::V1_33),
-            requeue: Some(Requeue::Periodic),
-            seed: 99,
-            band_seeds: 4,
-            start_latency_ms: 1_500,
-            groups: vec![
-                Group {
-                    name: "web front.end".into(),
-                    pods: 40,
-                    run_ms: 10_000,
-                    exit: ExitKind::Succeeded,
-                    restart_policy: RestartPolicy::OnFailure,
-                    spread_ms: 60_000,
-                    ..Group::default()
-                },
-                Group {
-                    name: String::new(),
-                    pods: 5,
-                    run_ms: 0,
-                    exit: ExitKind::Failed,
-                    restart_policy: RestartPolicy::Always,
-                    spread_ms: 0,
-                    ..Group::default()
-                },
-                // Durations Go writes with a dot, in a dot-separated field.
-                Group {
-                    name: "a.b".into(),
-                    pods: 7,
-                    run_ms: 1_500,
-                    exit: ExitKind::Failed,
-                    restart_policy: RestartPolicy::Never,
-                    spread_ms: 12_345,
-                    ..Group::default()
-                },
-            ],
-            chart_group: 1,
-            horizon_ms: 7_200_000,
-            requests_per_restart: 3,
-            kube_api_qps: 5,
-            kube_api_burst: 10,
-            ..Default::default()
-        },
-        config,
-        compared: vec![
-            CompareRef::Preset("rapid"),
-            CompareRef::Pinned(Box::new(ScenarioSpec {
-                initial_ms: Some(250),
-                max_ms: Some(60_000),
+    let configured = Page {
+        inputs: Inputs {
+            spec: ScenarioSpec {
+                config: Some(config.clone()),
+                model: Semantics::Kep,
+                kubelet_version: Some(KubeletVersion::V1_33),
+                requeue: Some(Requeue::Periodic),
+                seed: 99,
+                band_seeds: 4,
+                start_latency_ms: 1_500,
+                groups: vec![
+                    Group {
+                        name: "web front.end".into(),
+                        pods: 40,
+                        run_ms: 10_000,
+                        exit: ExitKind::Succeeded,
+                        restart_policy: RestartPolicy::OnFailure,
+                        spread_ms: 60_000,
+                        ..Group::default()
+                    },
+                    Group {
+                        name: String::new(),
+                        pods: 5,
+                        run_ms: 0,
+                        exit: ExitKind::Failed,
+                        restart_policy: RestartPolicy::Always,
+                        spread_ms: 0,
+                        ..Group::default()
+                    },
+                    // Durations Go writes with a dot, in a dot-separated field.
+                    Group {
+                        name: "a.b".into(),
+                        pods: 7,
+                        run_ms: 1_500,
+                        exit: ExitKind::Failed,
+                        restart_policy: RestartPolicy::Never,
+                        spread_ms: 12_345,
+                        ..Group::default()
+                    },
+                ],
+                chart_group: 1,
+                horizon_ms: 7_200_000,
+                requests_per_restart: 3,
+                kube_api_qps: 5,
+                kube_api_burst: 10,
                 ..Default::default()
-            })),
-        ],
+            },
+            config,
+            compared: vec![
+                CompareRef::Preset("rapid"),
+                CompareRef::Pinned(Box::new(ScenarioSpec {
+                    initial_ms: Some(250),
+                    max_ms: Some(60_000),
+                    ..Default::default()
+                })),
+            ],
+        },
         view: View::Job,
-        job: Some(JobShare {
-            manifest: Some(JobManifest::default()),
-            script: Some("exit 42\nsucceed".into()),
-            run_ms: Some(60_000),
-        }),
+        job: JobInputs {
+            manifest: JobManifest::default(),
+            script: "exit 42\nsucceed".into(),
+            run_ms: 60_000,
+        },
         embed: true,
         controls: vec!["initial".into(), "max".into()],
     };
@@ -121,15 +116,18 @@ fn every_input_round_trips() {
     );
     assert_eq!(decode(&query), (configured, vec![]));
 
-    let custom = Shared {
-        spec: ScenarioSpec {
-            kubelet_version: Some(KubeletVersion::V1_37),
-            initial_ms: Some(1_000),
-            max_ms: Some(300_000),
-            schedule_ms: vec![1_000, 2_000, 569_000],
-            pods: Some(7),
-            run_ms: Some(599_999),
-            ..Default::default()
+    let custom = Page {
+        inputs: Inputs {
+            spec: ScenarioSpec {
+                kubelet_version: Some(KubeletVersion::V1_37),
+                initial_ms: Some(1_000),
+                max_ms: Some(300_000),
+                schedule_ms: vec![1_000, 2_000, 569_000],
+                pods: Some(7),
+                run_ms: Some(599_999),
+                ..Default::default()
+            },
+            ..Inputs::default()
         },
         ..defaults()
     };
@@ -151,23 +149,24 @@ fn bad_values_fall_back_with_a_notice_naming_the_key() {
         notices[1].message,
         "ignored i=\"5h\": must be between 25ms and 1m0s (got 5h0m0s); using the default"
     );
-    assert_eq!(s.spec.pods, None);
-    assert_eq!(s.spec.horizon_ms, 1_800_000);
-    assert_eq!(s.spec.model, Semantics::Kep);
+    assert_eq!(s.inputs.spec.pods, None);
+    assert_eq!(s.inputs.spec.horizon_ms, 1_800_000);
+    assert_eq!(s.inputs.spec.model, Semantics::Kep);
     // Keys valid alone but not together.
     let (s, notices) = decode("v=1.37&g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b");
     assert!(
         notices[0].message.contains("showing the defaults"),
         "{notices:?}"
     );
-    assert!(s.spec.groups.is_empty());
+    assert!(s.inputs.spec.groups.is_empty());
 }
 
 #[test]
 fn hostile_links_are_plain_text() {
     let (s, _) = decode("p=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
     assert_eq!(
-        s.config
+        s.inputs
+            .config
             .crash_loop_back_off
             .max_container_restart_period
             .as_deref(),
@@ -220,8 +219,8 @@ fn container_restart_rules_round_trip() {
         ..Group::default()
     };
     let mut shared = defaults();
-    shared.spec.kubelet_version = Some(KubeletVersion::V1_37);
-    shared.spec.groups = vec![group];
+    shared.inputs.spec.kubelet_version = Some(KubeletVersion::V1_37);
+    shared.inputs.spec.groups = vec![group];
     let query = encode(&shared);
     assert!(
         query.contains("g=3.30s.42.N_N_Ri42-43_Pn0.0s.rules"),
@@ -230,7 +229,7 @@ fn container_restart_rules_round_trip() {
     assert_eq!(decode(&query), (shared, vec![]));
     let (s, notices) = decode("v=1.37&g=3.30s.f.A.0s.old");
     assert!(notices.is_empty());
-    assert_eq!(s.spec.groups[0].exit_code, None);
+    assert_eq!(s.inputs.spec.groups[0].exit_code, None);
     let (_, notices) = decode("v=1.37&g=3.30s.42.N_N_Xi42.0s.bad");
     assert!(
         notices[0].message.contains("a restart rule is R or P"),

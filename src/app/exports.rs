@@ -82,8 +82,8 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             </li>
         }
     });
-    let yaml = kubelet_configuration_yaml(&state.config);
-    let flag = feature_gates_flag(&state.config);
+    let yaml = kubelet_configuration_yaml(&state.inputs.config);
+    let flag = feature_gates_flag(&state.inputs.config);
     html! {
         <section class="panel exports" aria-labelledby="h-exports">
             <h2 id="h-exports">{"Export"}</h2>

@@ -12,13 +12,13 @@ use super::state::nearest_stop;
 use crate::chart::draw_job;
 use crate::engine::duration::format_human_ms;
 use crate::engine::job::{
-    run_job, ConditionType, Container, FailureScript, FieldError, JobManifest, JobRun, JobSpec,
-    Metadata, OnExitCodes, OnPodCondition, PodFailurePolicy, PodFailurePolicyRule, PodResult,
-    PodSpec, PodTemplate, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
+    run_job, ConditionType, FailureScript, FieldError, JobManifest, JobRun, OnExitCodes,
+    OnPodCondition, PodFailurePolicyRule, PodResult, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
 };
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::Ms;
 use crate::formats::manifest::{job_manifest_yaml, parse_job_manifest};
+use crate::inputs::JobInputs;
 
 pub const POD_RUN_STOPS_MS: &[Ms] = &[
     1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
@@ -26,11 +26,11 @@ pub const POD_RUN_STOPS_MS: &[Ms] = &[
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobState {
-    pub manifest: JobManifest,
+    /// What the user set: the one source of truth; the rest is derived or
+    /// text being typed.
+    pub inputs: JobInputs,
     /// Each rule's exit-code values as typed.
     pub values_text: Vec<String>,
-    pub script_text: String,
-    pub run_ms: Ms,
     pub seed: u64,
     pub failure_percent: u32,
     pub paste: String,
@@ -120,12 +120,16 @@ fn values_text(m: &JobManifest) -> Vec<String> {
 
 impl Default for JobState {
     fn default() -> Self {
-        let (manifest, script_text, run_ms) = default_inputs();
+        Self::new(JobInputs::default())
+    }
+}
+
+impl JobState {
+    /// The Job view for these inputs (a link's, say).
+    pub fn new(inputs: JobInputs) -> JobState {
         Self::derive(JobState {
-            values_text: values_text(&manifest),
-            manifest,
-            script_text,
-            run_ms,
+            values_text: values_text(&inputs.manifest),
+            inputs,
             seed: 1,
             failure_percent: 50,
             paste: String::new(),
@@ -137,78 +141,11 @@ impl Default for JobState {
     }
 }
 
-/// KEP-3329's story 2: disruptions are retried without counting.
-fn default_inputs() -> (JobManifest, String, Ms) {
-    {
-        let manifest = JobManifest {
-            api_version: "batch/v1".into(),
-            kind: "Job".into(),
-            metadata: Metadata {
-                name: "demo".into(),
-            },
-            spec: JobSpec {
-                backoff_limit: Some(6),
-                pod_failure_policy: Some(PodFailurePolicy {
-                    rules: vec![PodFailurePolicyRule {
-                        action: "Ignore".into(),
-                        on_exit_codes: None,
-                        on_pod_conditions: vec![OnPodCondition {
-                            type_: "DisruptionTarget".into(),
-                            status: "True".into(),
-                        }],
-                    }],
-                }),
-                template: PodTemplate {
-                    spec: PodSpec {
-                        restart_policy: Some("Never".into()),
-                        containers: vec![Container {
-                            image: "busybox".into(),
-                            ..Container::named("main")
-                        }],
-                        init_containers: vec![],
-                    },
-                },
-                ..Default::default()
-            },
-        };
-        (manifest, "preempt\npreempt\nsucceed".to_owned(), 30_000)
-    }
-}
-
 impl JobState {
-    /// The Job view a link describes.
-    pub fn from_share(share: Option<&crate::share::JobShare>) -> JobState {
-        let mut s = JobState::default();
-        if let Some(share) = share {
-            if let Some(m) = &share.manifest {
-                s.values_text = values_text(m);
-                s.manifest = m.clone();
-            }
-            if let Some(t) = &share.script {
-                s.script_text = t.clone();
-            }
-            if let Some(r) = share.run_ms {
-                s.run_ms = r;
-            }
-        }
-        JobState::derive(s)
-    }
-
-    /// What a link needs to reopen this view; nothing while it is the default.
-    pub fn to_share(&self) -> Option<crate::share::JobShare> {
-        let (manifest, script, run_ms) = default_inputs();
-        let share = crate::share::JobShare {
-            manifest: (self.manifest != manifest).then(|| self.manifest.clone()),
-            script: (self.script_text != script).then(|| self.script_text.clone()),
-            run_ms: (self.run_ms != run_ms).then_some(self.run_ms),
-        };
-        (share.manifest.is_some() || share.script.is_some() || share.run_ms.is_some())
-            .then_some(share)
-    }
-
     fn derive(mut s: JobState) -> JobState {
-        s.valid = s.manifest.validate();
-        s.script = FailureScript::parse(&s.script_text, &first_container(&s.manifest), s.run_ms);
+        let i = &s.inputs;
+        s.valid = i.manifest.validate();
+        s.script = FailureScript::parse(&i.script, &first_container(&i.manifest), i.run_ms);
         if let (Ok(job), Ok(script)) = (&s.valid, &s.script) {
             s.run = Some(Rc::new(run_job(job, script, DEFAULT_HORIZON_MS)));
         }
@@ -217,6 +154,7 @@ impl JobState {
 
     fn rules_mut(&mut self) -> &mut Vec<PodFailurePolicyRule> {
         &mut self
+            .inputs
             .manifest
             .spec
             .pod_failure_policy
@@ -247,7 +185,7 @@ impl Reducible for JobState {
 
     fn reduce(self: Rc<Self>, action: JobAction) -> Rc<Self> {
         let mut s = (*self).clone();
-        let spec = &mut s.manifest.spec;
+        let spec = &mut s.inputs.manifest.spec;
         match action {
             JobAction::Int(field, text) => {
                 let text = text.trim();
@@ -289,7 +227,8 @@ impl Reducible for JobState {
             }
             JobAction::RestartPolicy(p) => spec.template.spec.restart_policy = Some(p),
             JobAction::AddRule => {
-                if s.manifest
+                if s.inputs
+                    .manifest
                     .spec
                     .pod_failure_policy
                     .as_ref()
@@ -313,13 +252,14 @@ impl Reducible for JobState {
                     s.rules_mut().remove(i);
                     s.values_text.remove(i);
                 }
-                if s.manifest
+                if s.inputs
+                    .manifest
                     .spec
                     .pod_failure_policy
                     .as_ref()
                     .is_some_and(|p| p.rules.is_empty())
                 {
-                    s.manifest.spec.pod_failure_policy = None;
+                    s.inputs.manifest.spec.pod_failure_policy = None;
                 }
             }
             JobAction::MoveUp(i) => {
@@ -386,9 +326,9 @@ impl Reducible for JobState {
                     *t = text;
                 }
             }
-            JobAction::Script(t) => s.script_text = t,
+            JobAction::Script(t) => s.inputs.script = t,
             JobAction::Fill(fill) => {
-                let c = first_container(&s.manifest);
+                let c = first_container(&s.inputs.manifest);
                 let script = match fill {
                     Fill::AlwaysFail => FailureScript::always_fail(&c),
                     Fill::FailThenSucceed => FailureScript::fail_then_succeed(&c, 42),
@@ -397,9 +337,9 @@ impl Reducible for JobState {
                         FailureScript::random(&c, s.seed, f64::from(s.failure_percent) / 100.0)
                     }
                 };
-                s.script_text = script.to_text();
+                s.inputs.script = script.to_text();
             }
-            JobAction::RunMs(ms) => s.run_ms = ms,
+            JobAction::RunMs(ms) => s.inputs.run_ms = ms,
             JobAction::Seed(t) => {
                 if let Ok(v) = t.trim().parse() {
                     s.seed = v;
@@ -410,7 +350,7 @@ impl Reducible for JobState {
             JobAction::LoadPaste => match parse_job_manifest(&s.paste) {
                 Ok(m) => {
                     s.values_text = values_text(&m);
-                    s.manifest = m;
+                    s.inputs.manifest = m;
                     s.paste_error = None;
                 }
                 Err(e) => s.paste_error = Some(e),
@@ -448,6 +388,7 @@ struct RuleProps {
 fn RuleEditor(p: &RuleProps) -> Html {
     let (state, i) = (&p.state, p.index);
     let Some(rule) = state
+        .inputs
         .manifest
         .spec
         .pod_failure_policy
@@ -467,6 +408,7 @@ fn RuleEditor(p: &RuleProps) -> Html {
         std::iter::once(("".into(), "any container".into()))
             .chain(
                 state
+                    .inputs
                     .manifest
                     .spec
                     .template
@@ -592,7 +534,7 @@ pub struct JobViewProps {
 #[function_component]
 pub fn JobView(p: &JobViewProps) -> Html {
     let state = p.state.clone();
-    let spec = &state.manifest.spec;
+    let spec = &state.inputs.manifest.spec;
     let int = |field: IntField| send(&state, move |v: String| JobAction::Int(field, v));
     let rules = spec
         .pod_failure_policy
@@ -645,7 +587,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     if run.waits.iter().any(|w| w.after_ignored) {
                         <p class="note" id="job-ignored-note">{"Ignored failures do not count toward backoffLimit, but they still delay the replacement: the Job controller backs off on every failed pod since the last success (pkg/controller/job/backoff_utils.go; k/k#130881 is open about it)."}</p>
                     }
-                    if run.restarts > 0 && state.manifest.spec.template.spec.restart_policy.as_deref().is_none_or(|p| p != "OnFailure") {
+                    if run.restarts > 0 && state.inputs.manifest.spec.template.spec.restart_policy.as_deref().is_none_or(|p| p != "OnFailure") {
                         <p class="note" id="job-rule-note">{ format!("The kubelet restarted containers in place {} time(s) by their own restart rules: the pods did not fail, so the Job controller saw no failure and backoffLimit is not touched.", run.restarts) }</p>
                     }
                     <Gantt run={run.clone()} dark={p.dark} />
@@ -767,10 +709,10 @@ pub fn JobView(p: &JobViewProps) -> Html {
                             position={(state.failure_percent / 5) as usize} display={format!("{} %", state.failure_percent)}
                             onchange={send(&state, |pos: usize| JobAction::FailurePercent(pos as u32 * 5))} />
                     </div>
-                    <TextArea id="job-script" label="Attempts" value={state.script_text.clone()} rows={6}
+                    <TextArea id="job-script" label="Attempts" value={state.inputs.script.clone()} rows={6}
                         oninput={send(&state, JobAction::Script)} error={script_error} />
                     <Slider id="job-run" label="Each pod runs" positions={POD_RUN_STOPS_MS.len()}
-                        position={nearest_stop(POD_RUN_STOPS_MS, state.run_ms)} display={format_human_ms(state.run_ms)}
+                        position={nearest_stop(POD_RUN_STOPS_MS, state.inputs.run_ms)} display={format_human_ms(state.inputs.run_ms)}
                         onchange={send(&state, |pos: usize| JobAction::RunMs(POD_RUN_STOPS_MS.get(pos).copied().unwrap_or(30_000)))} />
                 </section>
                 <section class="panel" aria-labelledby="h-manifest">
@@ -779,7 +721,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         oninput={send(&state, JobAction::Paste)} error={state.paste_error.clone().map(AttrValue::from)} />
                     <button type="button" id="job-load" onclick={send(&state, |_: MouseEvent| JobAction::LoadPaste)}>{"Load the manifest"}</button>
                     <h3>{"This Job as a manifest"}</h3>
-                    <pre class="manifest" id="job-manifest">{ job_manifest_yaml(&state.manifest) }</pre>
+                    <pre class="manifest" id="job-manifest">{ job_manifest_yaml(&state.inputs.manifest) }</pre>
                 </section>
             </div>
             <section class="results" aria-label="Job results" aria-live="polite">

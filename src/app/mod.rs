@@ -17,7 +17,8 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::chart::Kind;
-use crate::share::{self, Notice, Shared, View};
+use crate::inputs::{Page, View};
+use crate::share::{self, Notice};
 use charts::Chart;
 use exports::ExportPanel;
 use job::{JobState, JobView};
@@ -73,7 +74,7 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
-fn read_link(query: &Option<AttrValue>) -> (Shared, Vec<Notice>) {
+fn read_link(query: &Option<AttrValue>) -> (Page, Vec<Notice>) {
     match query {
         Some(q) => share::decode(q),
         None => {
@@ -205,13 +206,11 @@ pub fn App(props: &AppProps) -> Html {
     let link = use_memo(props.query.clone(), read_link);
     let state = {
         let l = link.clone();
-        use_reducer(move || {
-            State::from_parts(l.0.spec.clone(), l.0.config.clone(), l.0.compared.clone())
-        })
+        use_reducer(move || State::new(l.0.inputs.clone()))
     };
     let job = {
         let l = link.clone();
-        use_reducer(move || JobState::from_share(l.0.job.as_ref()))
+        use_reducer(move || JobState::new(l.0.job.clone()))
     };
     let view = {
         let v = link.0.view;
@@ -246,16 +245,14 @@ pub fn App(props: &AppProps) -> Html {
         Theme::Dark => "Theme: dark",
     };
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
-    let shared = Shared {
+    let page = Page {
         view: *view,
-        spec: state.spec.clone(),
-        config: state.config.clone(),
-        compared: state.compared.clone(),
-        job: job.to_share(),
+        inputs: state.inputs.clone(),
+        job: job.inputs.clone(),
         embed,
         controls: controls.clone(),
     };
-    let query = share::encode(&shared);
+    let query = share::encode(&page);
     let sync = props.query.is_none();
     use_effect_with((query.clone(), sync), |(query, sync)| {
         let timer = sync.then(|| {
@@ -360,10 +357,10 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     if embed {
-        let full = link_to(&share::encode(&Shared {
+        let full = link_to(&share::encode(&Page {
             embed: false,
             controls: vec![],
-            ..shared
+            ..page
         }));
         return html! {
             <main class="app embed">

@@ -9,7 +9,7 @@ use super::state::{
     HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
     REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
-use crate::engine::audit::{audit, JobExample, Verdict};
+use crate::engine::audit::{audit, Verdict};
 use crate::engine::config::DEFAULT_MAX_MS;
 use crate::engine::duration::{format_go_duration_ms, format_human_ms};
 use crate::engine::presets::presets;
@@ -20,7 +20,7 @@ use crate::engine::{
     Counts, ExitKind, Group, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
-use crate::share::{JobShare, Shared, View};
+use crate::inputs::{JobInputs, Page, View};
 
 type Handle = UseReducerHandle<State>;
 
@@ -52,7 +52,7 @@ fn send_stop(
 pub fn KubeletPanel(p: &PanelProps) -> Html {
     let state = &p.state;
     let s = &**state;
-    let model = s.spec.model;
+    let model = s.inputs.spec.model;
     let version = s.version();
     let versions = KubeletVersion::ALL
         .iter()
@@ -151,7 +151,7 @@ pub fn KubeletPanel(p: &PanelProps) -> Html {
             { for gates }
             <TextField id="max-container-restart-period"
                 label={html! { <><code>{"crashLoopBackOff.maxContainerRestartPeriod"}</code>{" (1s to 5m0s, empty = unset)"}</> }}
-                value={s.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
+                value={s.inputs.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
                 placeholder="unset, e.g. 4s or 1m30s"
                 oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
             { effective }
@@ -182,7 +182,7 @@ pub fn CurvePanel(p: &PanelProps) -> Html {
 #[function_component]
 pub fn TimingPanel(p: &PanelProps) -> Html {
     let state = &p.state;
-    let spec = &state.spec;
+    let spec = &state.inputs.spec;
     let selected = spec.requeue.map_or("version", Requeue::name);
     let on_requeue = send(state, |v: String| Action::Requeue(Requeue::parse(&v)));
     let seed_text = spec.seed.to_string();
@@ -307,7 +307,7 @@ fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> Str
 #[function_component]
 pub fn WorkloadPanel(p: &PanelProps) -> Html {
     let state = &p.state;
-    let spec = &state.spec;
+    let spec = &state.inputs.spec;
     let groups = spec.effective_groups();
     let many = groups.len() > 1;
     let rows = groups.iter().enumerate().map(|(i, g)| {
@@ -398,7 +398,7 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
 #[function_component]
 pub fn ApiPanel(p: &PanelProps) -> Html {
     let state = &p.state;
-    let spec = &state.spec;
+    let spec = &state.inputs.spec;
     html! {
         <section class="panel" aria-labelledby="h-api">
             <h2 id="h-api">{"API server and horizon"}</h2>
@@ -435,7 +435,7 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
         }
     });
     let pin = {
-        let spec = state.spec.clone();
+        let spec = state.inputs.spec.clone();
         send(state, move |_: MouseEvent| {
             Action::Compare(Compared::Pinned(Box::new(spec.clone())))
         })
@@ -515,17 +515,13 @@ pub fn AuditPanel(p: &AuditProps) -> Html {
 }
 
 /// The link that opens the Job view on a claim's Job.
-fn job_link(job: &JobExample) -> String {
-    let shared = Shared {
+fn job_link(job: &JobInputs) -> String {
+    let page = Page {
         view: View::Job,
-        job: Some(JobShare {
-            manifest: Some(job.manifest.clone()),
-            script: Some(job.script.clone()),
-            run_ms: Some(job.run_ms),
-        }),
-        ..Shared::default()
+        job: job.clone(),
+        ..Page::default()
     };
-    format!("?{}", crate::share::encode(&shared))
+    format!("?{}", crate::share::encode(&page))
 }
 
 fn signed(v: i64) -> String {

@@ -55,7 +55,8 @@ pub fn nearest_stop(stops: &[Ms], value: Ms) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-pub use crate::share::CompareRef as Compared;
+pub use crate::inputs::CompareRef as Compared;
+use crate::inputs::Inputs;
 
 /// What the app shows for a compared scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,12 +187,8 @@ impl Shown {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
-    /// The live scenario.
-    pub spec: ScenarioSpec,
-    /// The kubelet configuration the gate and field controls hold; in use
-    /// unless a custom curve is.
-    pub config: KubeletConfig,
-    pub compared: Vec<Compared>,
+    /// What the user set: the one source of truth; the rest is derived.
+    pub inputs: Inputs,
     /// The configuration on its own, whichever curve is in use.
     pub resolved: Result<EffectiveBackoff, ConfigError>,
     /// Why the live controls give no scenario; the charts keep the last one.
@@ -208,12 +205,7 @@ pub struct State {
 
 impl Default for State {
     fn default() -> Self {
-        let config = KubeletConfig::default();
-        let spec = ScenarioSpec {
-            config: Some(config.clone()),
-            ..Default::default()
-        };
-        Self::from_parts(spec, config, vec![])
+        Self::new(Inputs::default())
     }
 }
 
@@ -254,18 +246,21 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
 }
 
 impl State {
-    /// The state a link describes (already validated by `share::decode`).
-    pub fn from_parts(spec: ScenarioSpec, config: KubeletConfig, compared: Vec<Compared>) -> Self {
-        Self::derive(spec, config, compared, None, RunCache::default())
+    /// The state for these inputs (a link's are validated by `share::decode`).
+    pub fn new(inputs: Inputs) -> Self {
+        Self::derive(inputs, None, RunCache::default())
     }
 
     fn derive(
-        spec: ScenarioSpec,
-        config: KubeletConfig,
-        compared: Vec<Compared>,
+        inputs: Inputs,
         last: Option<(Shown, Rc<Scenario>, Vec<Rc<PodRuns>>)>,
         cache: RunCache,
     ) -> Self {
+        let Inputs {
+            spec,
+            config,
+            compared,
+        } = &inputs;
         let resolved = resolve(&KubeletConfig {
             semantics: Some(spec.model),
             kubelet_version: spec.kubelet_version.or(config.kubelet_version),
@@ -293,7 +288,7 @@ impl State {
             .iter()
             .map(|c| ComparedResult {
                 label: label_of(c),
-                result: compared_spec(c, &spec)
+                result: compared_spec(c, spec)
                     .ok_or_else(|| "unknown preset".to_owned())
                     .and_then(|s| Scenario::try_from(s).map_err(|e| e.to_string()))
                     .map(|s| {
@@ -304,9 +299,7 @@ impl State {
             })
             .collect();
         Self {
-            spec,
-            config,
-            compared,
+            inputs,
             resolved,
             error,
             shown,
@@ -318,31 +311,31 @@ impl State {
     }
 
     pub fn custom(&self) -> bool {
-        self.spec.config.is_none()
+        self.inputs.spec.config.is_none()
     }
 
     pub fn version(&self) -> KubeletVersion {
-        self.spec.kubelet_version.unwrap_or_default()
+        self.inputs.spec.kubelet_version.unwrap_or_default()
     }
 
     /// A gate as its checkbox shows it: set, or the default.
     pub fn gate(&self, name: &str) -> bool {
         KubeletConfig {
-            semantics: Some(self.spec.model),
+            semantics: Some(self.inputs.spec.model),
             kubelet_version: Some(self.version()),
-            ..self.config.clone()
+            ..self.inputs.config.clone()
         }
         .gate(name)
     }
 
     /// Whether the modelled kubelet knows the gate at all.
     pub fn gate_exists(&self, name: &str) -> bool {
-        self.spec.model == Semantics::Kep || self.version().gate_default(name).is_some()
+        self.inputs.spec.model == Semantics::Kep || self.version().gate_default(name).is_some()
     }
 
     /// The curve in use, for starting a what-if from it.
     fn current_curve(&self) -> (Ms, Ms) {
-        match (&self.spec.config, &self.resolved) {
+        match (&self.inputs.spec.config, &self.resolved) {
             (Some(_), Ok(b)) => (b.initial_ms, b.max_ms),
             _ => (self.shown.backoff.initial_ms, self.shown.backoff.max_ms),
         }
@@ -371,10 +364,13 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut spec = self.spec.clone();
-        let mut config = self.config.clone();
-        let mut compared = self.compared.clone();
         let (initial, max) = self.current_curve();
+        let mut inputs = self.inputs.clone();
+        let Inputs {
+            spec,
+            config,
+            compared,
+        } = &mut inputs;
         match action {
             Action::Model(m) => spec.model = m,
             Action::Version(v) => {
@@ -384,20 +380,20 @@ impl Reducible for State {
                     .feature_gates
                     .retain(|g, _| v.gate_default(g).is_some());
                 if spec.config.is_some() {
-                    use_config(&mut spec, &config);
+                    use_config(spec, config);
                 }
             }
             Action::Gate(name, on) => {
                 config.feature_gates.insert(name.to_owned(), on);
-                use_config(&mut spec, &config);
+                use_config(spec, config);
             }
             Action::MaxContainerRestartPeriod(text) => {
                 let text = text.trim();
                 config.crash_loop_back_off.max_container_restart_period =
                     (!text.is_empty()).then(|| text.to_owned());
-                use_config(&mut spec, &config);
+                use_config(spec, config);
             }
-            Action::UseConfig => use_config(&mut spec, &config),
+            Action::UseConfig => use_config(spec, config),
             // Moving a curve slider starts a what-if from the curve in use.
             Action::Initial(v) | Action::Max(v) => {
                 let is_initial = matches!(action, Action::Initial(_));
@@ -411,7 +407,7 @@ impl Reducible for State {
             Action::Reroll => spec.seed = SplitMix64::new(spec.seed).next_u64() % 1_000_000,
             Action::Latency(ms) => spec.start_latency_ms = ms,
             Action::AddGroup => {
-                let groups = groups_mut(&mut spec);
+                let groups = groups_mut(spec);
                 let n = groups.len() + 1;
                 groups.push(Group {
                     name: format!("group {n}"),
@@ -419,14 +415,14 @@ impl Reducible for State {
                 });
             }
             Action::RemoveGroup(i) => {
-                let groups = groups_mut(&mut spec);
+                let groups = groups_mut(spec);
                 if groups.len() > 1 && i < groups.len() {
                     groups.remove(i);
                 }
                 spec.chart_group = spec.chart_group.min(spec.groups.len().saturating_sub(1));
             }
             Action::EditGroup(i, edit) => {
-                if let Some(g) = groups_mut(&mut spec).get_mut(i) {
+                if let Some(g) = groups_mut(spec).get_mut(i) {
                     match edit {
                         GroupEdit::Name(n) => g.name = n,
                         GroupEdit::Pods(p) => g.pods = p,
@@ -484,15 +480,13 @@ impl Reducible for State {
             }
             Action::Load(new) => {
                 if let Some(c) = &new.config {
-                    config = c.clone();
+                    *config = c.clone();
                 }
-                spec = new;
+                *spec = new;
             }
         }
         Rc::new(State::derive(
-            spec,
-            config,
-            compared,
+            inputs,
             Some((self.shown.clone(), self.scenario.clone(), self.runs.clone())),
             self.cache.clone(),
         ))

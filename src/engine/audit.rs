@@ -10,10 +10,7 @@ use super::config::{
     KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 use super::duration::format_go_duration_ms;
-use super::job::{
-    run_job, Container, FailureScript, JobManifest, JobSpec, OnPodCondition, PodFailurePolicy,
-    PodFailurePolicyRule, PodSpec, PodTemplate, DEFAULT_HORIZON_MS,
-};
+use super::job::{run_job, FailureScript, JobInputs, JobManifest, DEFAULT_HORIZON_MS};
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
 use super::simulate::{restarts_in_windows, simulate, Timeline, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 
@@ -44,16 +41,7 @@ pub struct Claim {
     pub scenario: ScenarioSpec,
     /// For claims about Jobs: what "show me" loads into the Job view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub job: Option<JobExample>,
-}
-
-/// A Job and a failure script, for the Job view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JobExample {
-    pub manifest: JobManifest,
-    pub script: String,
-    pub run_ms: Ms,
+    pub job: Option<JobInputs>,
 }
 
 const TODAY: (Ms, Ms) = (10_000, 300_000);
@@ -925,33 +913,7 @@ fn gate_spelling_claim() -> Claim {
 /// KEP-3329: an Ignore rule does not count the failure; the controller still
 /// backs the replacement off (k/k#119434; k/k#130881 is open about it).
 fn ignored_job_failures_claim() -> Claim {
-    let manifest = JobManifest {
-        api_version: "batch/v1".into(),
-        kind: "Job".into(),
-        metadata: super::job::Metadata {
-            name: "preempted".into(),
-        },
-        spec: JobSpec {
-            pod_failure_policy: Some(PodFailurePolicy {
-                rules: vec![PodFailurePolicyRule {
-                    action: "Ignore".into(),
-                    on_exit_codes: None,
-                    on_pod_conditions: vec![OnPodCondition {
-                        type_: "DisruptionTarget".into(),
-                        status: "True".into(),
-                    }],
-                }],
-            }),
-            template: PodTemplate {
-                spec: PodSpec {
-                    restart_policy: Some("Never".into()),
-                    containers: vec![Container::named("main")],
-                    init_containers: vec![],
-                },
-            },
-            ..Default::default()
-        },
-    };
+    let manifest = JobManifest::ignoring_disruptions("preempted");
     let script = "preempt\npreempt\nsucceed";
     let run_ms = 30_000;
     let starts = match (
@@ -977,7 +939,7 @@ fn ignored_job_failures_claim() -> Claim {
         verdict: Verdict::Differs,
         why: "the Job controller's backoff counts every failed pod since the last success, ignored ones too (k/k#130881 is open about it)".into(),
         scenario: ScenarioSpec::default(),
-        job: Some(JobExample {
+        job: Some(JobInputs {
             manifest,
             script: script.into(),
             run_ms,

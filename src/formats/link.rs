@@ -4,8 +4,7 @@
 //! naming the key. Pure Rust, so it is tested natively.
 
 use crate::engine::config::{
-    CrashLoopBackOffConfig, KubeletConfig, KubeletVersion, Semantics, DEFAULT_INITIAL_MS,
-    DEFAULT_MAX_MS,
+    CrashLoopBackOffConfig, KubeletVersion, Semantics, DEFAULT_INITIAL_MS, DEFAULT_MAX_MS,
 };
 use crate::engine::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
 use crate::engine::job::JobManifest;
@@ -16,53 +15,28 @@ use crate::engine::restart_rules::{
 use crate::engine::scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE, BURST_RANGE,
     DEFAULT_PODS, EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS,
-    MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS, PODS_RANGE, QPS_RANGE, REQUESTS_PER_RESTART_RANGE,
-    RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS, SPREAD_RANGE_MS,
+    MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS, MAX_SCHEDULE_LEN, PODS_RANGE, QPS_RANGE,
+    REQUESTS_PER_RESTART_RANGE, RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS,
+    SPREAD_RANGE_MS,
 };
 use crate::engine::{
     Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
+use crate::inputs::{Inputs, JobInputs};
 
 /// A query string longer than this is not read (no browser needs more).
 pub const MAX_QUERY: usize = 16_384;
 const MAX_TEXT: usize = 4_096;
+/// How long a Job's pods may run, in a link.
+const JOB_RUN_RANGE_MS: std::ops::RangeInclusive<Ms> = 1_000..=3_600_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum View {
-    #[default]
-    CrashLoop,
-    Job,
-}
+pub use crate::inputs::{CompareRef, Page, View};
 
-/// A scenario drawn beside the live one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CompareRef {
-    Preset(&'static str),
-    Pinned(Box<ScenarioSpec>),
-}
+/// The name links and their tests know the page by.
+pub type Shared = Page;
 
-/// The Job view's inputs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JobShare {
-    pub manifest: Option<JobManifest>,
-    pub script: Option<String>,
-    pub run_ms: Option<Ms>,
-}
-
-/// Everything a link reopens.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Shared {
-    pub view: View,
-    /// The live scenario; `config` is set unless a custom curve is in use.
-    pub spec: ScenarioSpec,
-    /// The gate and field controls (kept while a custom curve is in use).
-    pub config: KubeletConfig,
-    pub compared: Vec<CompareRef>,
-    pub job: Option<JobShare>,
-    pub embed: bool,
-    /// In embed mode, the controls to show.
-    pub controls: Vec<String>,
-}
+/// At most this many scenarios are compared with the live one.
+const MAX_COMPARED: usize = 3;
 
 /// Why part of a link was not used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,9 +104,6 @@ impl Writer {
     fn put(&mut self, key: &str, value: impl AsRef<str>) {
         self.0
             .push(format!("{key}={}", percent_encode(value.as_ref())));
-    }
-    fn ms(&mut self, key: &str, ms: Ms) {
-        self.put(key, format_go_duration_ms(ms));
     }
 }
 
@@ -219,7 +190,6 @@ fn policy_field(g: &Group) -> String {
     out
 }
 
-/// The query string (without `?`) for a state; empty for the defaults.
 /// A duration for a dot-separated field: "1.5s" would split, "1500ms" does not.
 fn dotless_duration(ms: Ms) -> String {
     let go = format_go_duration_ms(ms);
@@ -230,134 +200,26 @@ fn dotless_duration(ms: Ms) -> String {
     }
 }
 
-pub fn encode(s: &Shared) -> String {
-    let d = ScenarioSpec::default();
-    let spec = &s.spec;
+/// A group in a link: `pods.run.exit.policy.spread.name`.
+fn group_field(g: &Group) -> String {
+    format!(
+        "{}.{}.{}.{}.{}.{}",
+        g.pods,
+        dotless_duration(g.run_ms),
+        exit_field(g),
+        policy_field(g),
+        dotless_duration(g.spread_ms),
+        g.name
+    )
+}
+
+/// The query string (without `?`) for a page: every parameter in `PARAMS`
+/// order, defaults left out (but the version, always).
+pub fn encode(page: &Page) -> String {
     let mut w = Writer(vec![]);
-    if s.view == View::Job {
-        w.put("view", "job");
-    }
-    if s.embed {
-        w.put("embed", "1");
-        if !s.controls.is_empty() {
-            w.put("controls", s.controls.join(","));
-        }
-    }
-    if spec.model == Semantics::Kep {
-        w.put("m", "kep");
-    }
-    // Always written, so that a shared link keeps its meaning when the
-    // default version moves.
-    w.put("v", spec.kubelet_version.unwrap_or_default().name());
-    for (key, gate) in [
-        ("gr", REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY),
-        ("gm", KUBELET_CRASH_LOOP_BACK_OFF_MAX),
-    ] {
-        if let Some(on) = s.config.feature_gates.get(gate) {
-            w.put(key, if *on { "1" } else { "0" });
-        }
-    }
-    if let Some(p) = &s.config.crash_loop_back_off.max_container_restart_period {
-        w.put("p", p);
-    }
-    if spec.config.is_none() {
-        w.ms("i", spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS));
-        w.ms("x", spec.max_ms.unwrap_or(DEFAULT_MAX_MS));
-        if let Some(r) = spec.reset_after_ms {
-            w.ms("rs", r);
-        }
-        if !spec.schedule_ms.is_empty() {
-            w.put(
-                "sc",
-                spec.schedule_ms
-                    .iter()
-                    .map(|&m| format_go_duration_ms(m))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
-        }
-    }
-    if let Some(r) = spec.requeue {
-        w.put("rq", r.name());
-    }
-    if spec.seed != d.seed {
-        w.put("s", spec.seed.to_string());
-    }
-    if spec.band_seeds != d.band_seeds {
-        w.put("bs", spec.band_seeds.to_string());
-    }
-    if spec.start_latency_ms != 0 {
-        w.ms("l", spec.start_latency_ms);
-    }
-    if spec.groups.is_empty() {
-        if let Some(n) = spec.pods.filter(|&n| n != DEFAULT_PODS) {
-            w.put("n", n.to_string());
-        }
-        if let Some(r) = spec.run_ms.filter(|&r| r != 0) {
-            w.ms("r", r);
-        }
-    } else {
-        for g in &spec.groups {
-            w.put(
-                "g",
-                format!(
-                    "{}.{}.{}.{}.{}.{}",
-                    g.pods,
-                    dotless_duration(g.run_ms),
-                    exit_field(g),
-                    policy_field(g),
-                    dotless_duration(g.spread_ms),
-                    g.name
-                ),
-            );
-        }
-    }
-    if spec.chart_group != 0 {
-        w.put("cg", spec.chart_group.to_string());
-    }
-    if spec.horizon_ms != d.horizon_ms {
-        w.ms("h", spec.horizon_ms);
-    }
-    if spec.requests_per_restart != d.requests_per_restart {
-        w.put("rp", spec.requests_per_restart.to_string());
-    }
-    if spec.kube_api_qps != d.kube_api_qps {
-        w.put("q", spec.kube_api_qps.to_string());
-    }
-    if spec.kube_api_burst != d.kube_api_burst {
-        w.put("b", spec.kube_api_burst.to_string());
-    }
-    let preset_ids: Vec<&str> = s
-        .compared
-        .iter()
-        .filter_map(|c| match c {
-            CompareRef::Preset(id) => Some(*id),
-            CompareRef::Pinned(_) => None,
-        })
-        .collect();
-    if !preset_ids.is_empty() {
-        w.put("c", preset_ids.join(","));
-    }
-    for c in &s.compared {
-        if let CompareRef::Pinned(spec) = c {
-            if let Ok(json) = serde_json::to_string(spec) {
-                w.put("pin", json);
-            }
-        }
-    }
-    if let Some(job) = &s.job {
-        if let Some(m) = job
-            .manifest
-            .as_ref()
-            .and_then(|m| serde_json::to_string(m).ok())
-        {
-            w.put("job", m);
-        }
-        if let Some(t) = &job.script {
-            w.put("js", t);
-        }
-        if let Some(r) = job.run_ms {
-            w.ms("jr", r);
+    for p in PARAMS {
+        for v in (p.write)(page) {
+            w.put(p.key, v);
         }
     }
     w.0.join("&")
@@ -520,14 +382,15 @@ impl Reader {
     }
 }
 
-/// The state a query string describes, and what in it was not used.
 /// Links written before every link carried `v=` left the version out when it
 /// was the default, which was 1.35 until 1.36 and 1.37 were added.
 pub const LEGACY_LINK_VERSION: KubeletVersion = KubeletVersion::V1_35;
 
-pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
+/// The page a query string describes, and what in it was not used.
+/// Decoding never fails: a bad value keeps the default and says so.
+pub fn decode(query: &str) -> (Page, Vec<Notice>) {
     let mut r = Reader { notices: vec![] };
-    let mut s = Shared::default();
+    let mut page = Page::default();
     if query.len() > MAX_QUERY {
         r.notices.push(Notice {
             key: "?".into(),
@@ -535,180 +398,20 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
                 "the link is longer than {MAX_QUERY} characters; showing the defaults"
             ),
         });
-        s.spec.config = Some(s.config.clone());
-        return (s, r.notices);
+        return (page, r.notices);
     }
-    let mut custom = (None, None);
-    let mut job = JobShare {
-        manifest: None,
-        script: None,
-        run_ms: None,
-    };
-    let mut has_job = false;
     let (mut saw_known, mut saw_version) = (false, false);
     for (key, v) in parse_query(query) {
-        let spec = &mut s.spec;
-        match key.as_str() {
-            "view" => match v.as_str() {
-                "job" => s.view = View::Job,
-                "crashloop" => {}
-                _ => r.notice("view", &v, "not a view (job or crashloop)"),
-            },
-            "embed" => s.embed = v == "1" || v == "true",
-            "controls" => {
-                s.controls = v
-                    .split(',')
-                    .filter(|c| !c.is_empty())
-                    .take(32)
-                    .map(|c| c.chars().take(40).collect())
-                    .collect()
-            }
-            "m" => match v.as_str() {
-                "kep" => spec.model = Semantics::Kep,
-                "kubelet" => spec.model = Semantics::Kubelet,
-                _ => r.notice("m", &v, "the model is kep or kubelet"),
-            },
-            "v" => match KubeletVersion::parse(&v) {
-                Some(version) => spec.kubelet_version = Some(version),
-                None => r.notice(
-                    "v",
-                    &v,
-                    format!(
-                        "not a modelled kubelet version ({} to {})",
-                        KubeletVersion::ALL[0].name(),
-                        KubeletVersion::default().name()
-                    ),
-                ),
-            },
-            "gr" | "gm" => {
-                let gate = if key == "gr" {
-                    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY
-                } else {
-                    KUBELET_CRASH_LOOP_BACK_OFF_MAX
-                };
-                match v.as_str() {
-                    "1" | "true" => {
-                        s.config.feature_gates.insert(gate.into(), true);
-                    }
-                    "0" | "false" => {
-                        s.config.feature_gates.insert(gate.into(), false);
-                    }
-                    _ => r.notice(&key, &v, "a gate is 1 or 0"),
-                }
-            }
-            // The field's own validation is the kubelet's: shown where it is typed.
-            "p" if v.chars().count() <= 64 => {
-                s.config.crash_loop_back_off = CrashLoopBackOffConfig {
-                    max_container_restart_period: (!v.is_empty()).then_some(v),
-                }
-            }
-            "p" => r.notice("p", &v, "longer than 64 characters"),
-            "i" => custom.0 = r.ms("i", &v, &INITIAL_RANGE_MS),
-            "x" => custom.1 = r.ms("x", &v, &MAX_RANGE_MS),
-            "rs" => spec.reset_after_ms = r.ms("rs", &v, &RESET_RANGE_MS),
-            "sc" => {
-                let waits: Result<Vec<Ms>, String> = v
-                    .split(',')
-                    .take(33)
-                    .map(|w| {
-                        parse_ms(w)
-                            .ok()
-                            .filter(|m| SCHEDULE_WAIT_RANGE_MS.contains(m))
-                            .ok_or_else(|| w.to_owned())
-                    })
-                    .collect();
-                match waits {
-                    Ok(w) if w.len() <= 32 => spec.schedule_ms = w,
-                    Ok(_) => r.notice("sc", &v, "at most 32 waits"),
-                    Err(w) => r.notice(
-                        "sc",
-                        &v,
-                        format!("{w:?} is not a wait between 25ms and 1h0m0s"),
-                    ),
-                }
-            }
-            "rq" => match v.as_str() {
-                name if Requeue::parse(name).is_some() => spec.requeue = Requeue::parse(name),
-                // What links said before the name table.
-                "expiry" => spec.requeue = Some(Requeue::AtExpiry),
-                _ => r.notice("rq", &v, "the requeue is ideal, periodic or expiry"),
-            },
-            "s" => match v.parse::<u64>() {
-                Ok(seed) => spec.seed = seed,
-                Err(_) => r.notice("s", &v, "a seed is a whole number"),
-            },
-            "bs" => {
-                spec.band_seeds = r
-                    .num("bs", &v, &BAND_SEEDS_RANGE)
-                    .unwrap_or(spec.band_seeds)
-            }
-            "l" => spec.start_latency_ms = r.ms("l", &v, &LATENCY_RANGE_MS).unwrap_or(0),
-            "n" => spec.pods = r.num("n", &v, &PODS_RANGE),
-            "r" => spec.run_ms = r.ms("r", &v, &RUN_RANGE_MS),
-            "g" => {
-                if spec.groups.len() >= MAX_GROUPS {
-                    r.notice("g", &v, format!("at most {MAX_GROUPS} groups"));
-                } else if let Some(g) = r.group(&v) {
-                    spec.groups.push(g);
-                }
-            }
-            "cg" => spec.chart_group = r.num("cg", &v, &(0..=MAX_GROUPS - 1)).unwrap_or(0),
-            "h" => spec.horizon_ms = r.ms("h", &v, &HORIZON_RANGE_MS).unwrap_or(spec.horizon_ms),
-            "rp" => {
-                spec.requests_per_restart = r
-                    .num("rp", &v, &REQUESTS_PER_RESTART_RANGE)
-                    .unwrap_or(spec.requests_per_restart)
-            }
-            "q" => spec.kube_api_qps = r.num("q", &v, &QPS_RANGE).unwrap_or(spec.kube_api_qps),
-            "b" => {
-                spec.kube_api_burst = r.num("b", &v, &BURST_RANGE).unwrap_or(spec.kube_api_burst)
-            }
-            "c" => {
-                for id in v.split(',').filter(|id| !id.is_empty()) {
-                    match presets().into_iter().find(|p| p.id == id) {
-                        Some(p) if s.compared.len() < 3 => {
-                            s.compared.push(CompareRef::Preset(p.id))
-                        }
-                        Some(_) => r.notice("c", id, "at most 3 compared scenarios"),
-                        None => r.notice("c", id, "not one of the KEP's curves"),
-                    }
-                }
-            }
-            "pin" => match serde_json::from_str::<ScenarioSpec>(&v)
-                .map_err(|e| e.to_string())
-                .and_then(|p| {
-                    Scenario::try_from(p.clone())
-                        .map(|_| p)
-                        .map_err(|e| e.to_string())
-                }) {
-                Ok(p) if s.compared.len() < 3 => s.compared.push(CompareRef::Pinned(Box::new(p))),
-                Ok(_) => r.notice("pin", &v, "at most 3 compared scenarios"),
-                Err(e) => r.notice("pin", &v, e),
-            },
-            "job" => match serde_json::from_str::<JobManifest>(&v) {
-                Ok(m) => {
-                    job.manifest = Some(m);
-                    has_job = true;
-                }
-                Err(e) => r.notice("job", &v, format!("not a Job manifest: {e}")),
-            },
-            "js" if v.len() <= MAX_TEXT => {
-                job.script = Some(v);
-                has_job = true;
-            }
-            "js" => r.notice("js", &v, "the script is too long"),
-            "jr" => {
-                job.run_ms = r.ms("jr", &v, &(1_000..=3_600_000));
-                has_job = true;
-            }
-            // Unknown keys belong to someone else (analytics, a docs site): left alone.
-            _ => continue,
-        }
+        // Unknown keys belong to someone else (analytics, a docs site): left alone.
+        let Some(p) = PARAMS.iter().find(|p| p.key == key) else {
+            continue;
+        };
+        (p.read)(&mut page, &v, &mut r);
         saw_known = true;
         saw_version |= key == "v";
     }
     if saw_known && !saw_version {
-        s.spec.kubelet_version = Some(LEGACY_LINK_VERSION);
+        page.inputs.spec.kubelet_version = Some(LEGACY_LINK_VERSION);
         r.notices.push(Notice {
             key: "v".into(),
             message: format!(
@@ -717,30 +420,470 @@ pub fn decode(query: &str) -> (Shared, Vec<Notice>) {
             ),
         });
     }
-    if has_job {
-        s.job = Some(job);
-    }
-    if custom.0.is_some() || custom.1.is_some() || !s.spec.schedule_ms.is_empty() {
-        s.spec.initial_ms = Some(custom.0.unwrap_or(DEFAULT_INITIAL_MS));
-        s.spec.max_ms = Some(custom.1.unwrap_or(DEFAULT_MAX_MS));
+    let inputs = &mut page.inputs;
+    let spec = &mut inputs.spec;
+    // A custom curve (i, x, sc) or the configuration, never both.
+    if spec.initial_ms.is_some() || spec.max_ms.is_some() || !spec.schedule_ms.is_empty() {
+        spec.initial_ms = Some(spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS));
+        spec.max_ms = Some(spec.max_ms.unwrap_or(DEFAULT_MAX_MS));
+        spec.config = None;
     } else {
-        s.spec.reset_after_ms = None;
-        s.spec.config = Some(s.config.clone());
+        spec.reset_after_ms = None;
+        spec.config = Some(inputs.config.clone());
     }
     // What is right key by key can still be wrong together (pods over 250 on the node).
-    if let Err(e) = Scenario::try_from(s.spec.clone()) {
+    if let Err(e) = Scenario::try_from(inputs.spec.clone()) {
         if !matches!(e, crate::engine::ScenarioError::Config(_)) {
             r.notices.push(Notice {
                 key: "?".into(),
                 message: format!("the link's scenario is invalid ({e}); showing the defaults"),
             });
-            let config = KubeletConfig::default();
-            s.spec = ScenarioSpec {
-                config: Some(config.clone()),
-                ..ScenarioSpec::default()
+            let compared = std::mem::take(&mut inputs.compared);
+            *inputs = Inputs {
+                compared,
+                ..Inputs::default()
             };
-            s.config = config;
         }
     }
-    (s, r.notices)
+    (page, r.notices)
 }
+
+/// One parameter of a link: its key, its values as written (none at the
+/// default; a repeated key has several), and how a value is read back.
+struct Param {
+    key: &'static str,
+    write: fn(&Page) -> Vec<String>,
+    read: fn(&mut Page, &str, &mut Reader),
+}
+
+/// A value written only when `cond` holds.
+fn when(cond: bool, value: impl FnOnce() -> String) -> Vec<String> {
+    if cond {
+        vec![value()]
+    } else {
+        vec![]
+    }
+}
+
+/// The values of an optional setting.
+fn some<T>(v: Option<T>, show: impl FnOnce(T) -> String) -> Vec<String> {
+    v.map(show).into_iter().collect()
+}
+
+fn gate_value(page: &Page, gate: &str) -> Vec<String> {
+    some(page.inputs.config.feature_gates.get(gate), |on| {
+        if *on { "1" } else { "0" }.to_owned()
+    })
+}
+
+fn read_gate(page: &mut Page, gate: &str, key: &str, v: &str, r: &mut Reader) {
+    match v {
+        "1" | "true" => {
+            page.inputs.config.feature_gates.insert(gate.into(), true);
+        }
+        "0" | "false" => {
+            page.inputs.config.feature_gates.insert(gate.into(), false);
+        }
+        _ => r.notice(key, v, "a gate is 1 or 0"),
+    }
+}
+
+/// A custom curve's value, written only while a custom curve is in use.
+fn custom(page: &Page, v: Option<Ms>) -> Vec<String> {
+    when(page.inputs.spec.config.is_none(), || {
+        format_go_duration_ms(v.unwrap_or_default())
+    })
+}
+
+fn compare(page: &mut Page, c: CompareRef, key: &str, v: &str, r: &mut Reader) {
+    if page.inputs.compared.len() < MAX_COMPARED {
+        page.inputs.compared.push(c);
+    } else {
+        r.notice(key, v, format!("at most {MAX_COMPARED} compared scenarios"));
+    }
+}
+
+/// The link's parameters, in the order they are written.
+const PARAMS: &[Param] = &[
+    Param {
+        key: "view",
+        write: |p| when(p.view == View::Job, || "job".into()),
+        read: |p, v, r| match v {
+            "job" => p.view = View::Job,
+            "crashloop" => p.view = View::CrashLoop,
+            _ => r.notice("view", v, "not a view (job or crashloop)"),
+        },
+    },
+    Param {
+        key: "embed",
+        write: |p| when(p.embed, || "1".into()),
+        read: |p, v, _| p.embed = v == "1" || v == "true",
+    },
+    Param {
+        key: "controls",
+        write: |p| when(p.embed && !p.controls.is_empty(), || p.controls.join(",")),
+        read: |p, v, _| {
+            p.controls = v
+                .split(',')
+                .filter(|c| !c.is_empty())
+                .take(32)
+                .map(|c| c.chars().take(40).collect())
+                .collect()
+        },
+    },
+    Param {
+        key: "m",
+        write: |p| when(p.inputs.spec.model == Semantics::Kep, || "kep".into()),
+        read: |p, v, r| match v {
+            "kep" => p.inputs.spec.model = Semantics::Kep,
+            "kubelet" => p.inputs.spec.model = Semantics::Kubelet,
+            _ => r.notice("m", v, "the model is kep or kubelet"),
+        },
+    },
+    // Always written, so that a shared link keeps its meaning when the
+    // default version moves.
+    Param {
+        key: "v",
+        write: |p| {
+            vec![p
+                .inputs
+                .spec
+                .kubelet_version
+                .unwrap_or_default()
+                .name()
+                .into()]
+        },
+        read: |p, v, r| match KubeletVersion::parse(v) {
+            Some(version) => p.inputs.spec.kubelet_version = Some(version),
+            None => r.notice(
+                "v",
+                v,
+                format!(
+                    "not a modelled kubelet version ({} to {})",
+                    KubeletVersion::ALL[0].name(),
+                    KubeletVersion::default().name()
+                ),
+            ),
+        },
+    },
+    Param {
+        key: "gr",
+        write: |p| gate_value(p, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY),
+        read: |p, v, r| read_gate(p, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY, "gr", v, r),
+    },
+    Param {
+        key: "gm",
+        write: |p| gate_value(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX),
+        read: |p, v, r| read_gate(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX, "gm", v, r),
+    },
+    // The field's own validation is the kubelet's: shown where it is typed.
+    Param {
+        key: "p",
+        write: |p| {
+            some(
+                p.inputs
+                    .config
+                    .crash_loop_back_off
+                    .max_container_restart_period
+                    .clone(),
+                |v| v,
+            )
+        },
+        read: |p, v, r| {
+            if v.chars().count() > 64 {
+                return r.notice("p", v, "longer than 64 characters");
+            }
+            p.inputs.config.crash_loop_back_off = CrashLoopBackOffConfig {
+                max_container_restart_period: (!v.is_empty()).then(|| v.to_owned()),
+            }
+        },
+    },
+    Param {
+        key: "i",
+        write: |p| {
+            custom(
+                p,
+                Some(p.inputs.spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS)),
+            )
+        },
+        read: |p, v, r| p.inputs.spec.initial_ms = r.ms("i", v, &INITIAL_RANGE_MS),
+    },
+    Param {
+        key: "x",
+        write: |p| custom(p, Some(p.inputs.spec.max_ms.unwrap_or(DEFAULT_MAX_MS))),
+        read: |p, v, r| p.inputs.spec.max_ms = r.ms("x", v, &MAX_RANGE_MS),
+    },
+    Param {
+        key: "rs",
+        write: |p| match p.inputs.spec.reset_after_ms {
+            Some(rs) => custom(p, Some(rs)),
+            None => vec![],
+        },
+        read: |p, v, r| p.inputs.spec.reset_after_ms = r.ms("rs", v, &RESET_RANGE_MS),
+    },
+    Param {
+        key: "sc",
+        write: |p| {
+            let waits = &p.inputs.spec.schedule_ms;
+            when(p.inputs.spec.config.is_none() && !waits.is_empty(), || {
+                waits
+                    .iter()
+                    .map(|&m| format_go_duration_ms(m))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+        },
+        read: |p, v, r| {
+            let waits: Result<Vec<Ms>, String> = v
+                .split(',')
+                .take(MAX_SCHEDULE_LEN + 1)
+                .map(|w| {
+                    parse_ms(w)
+                        .ok()
+                        .filter(|m| SCHEDULE_WAIT_RANGE_MS.contains(m))
+                        .ok_or_else(|| w.to_owned())
+                })
+                .collect();
+            match waits {
+                Ok(w) if w.len() <= MAX_SCHEDULE_LEN => p.inputs.spec.schedule_ms = w,
+                Ok(_) => r.notice("sc", v, format!("at most {MAX_SCHEDULE_LEN} waits")),
+                Err(w) => r.notice(
+                    "sc",
+                    v,
+                    format!("{w:?} is not a wait between 25ms and 1h0m0s"),
+                ),
+            }
+        },
+    },
+    Param {
+        key: "rq",
+        write: |p| some(p.inputs.spec.requeue, |r| r.name().into()),
+        read: |p, v, r| match (Requeue::parse(v), v) {
+            (Some(q), _) => p.inputs.spec.requeue = Some(q),
+            // What links said before the name table.
+            (None, "expiry") => p.inputs.spec.requeue = Some(Requeue::AtExpiry),
+            _ => r.notice("rq", v, "the requeue is ideal, periodic or atExpiry"),
+        },
+    },
+    Param {
+        key: "s",
+        write: |p| {
+            let seed = p.inputs.spec.seed;
+            when(seed != ScenarioSpec::default().seed, || seed.to_string())
+        },
+        read: |p, v, r| match v.parse::<u64>() {
+            Ok(seed) => p.inputs.spec.seed = seed,
+            Err(_) => r.notice("s", v, "a seed is a whole number"),
+        },
+    },
+    Param {
+        key: "bs",
+        write: |p| {
+            let n = p.inputs.spec.band_seeds;
+            when(n != ScenarioSpec::default().band_seeds, || n.to_string())
+        },
+        read: |p, v, r| {
+            if let Some(n) = r.num("bs", v, &BAND_SEEDS_RANGE) {
+                p.inputs.spec.band_seeds = n;
+            }
+        },
+    },
+    Param {
+        key: "l",
+        write: |p| {
+            let l = p.inputs.spec.start_latency_ms;
+            when(l != 0, || format_go_duration_ms(l))
+        },
+        read: |p, v, r| {
+            p.inputs.spec.start_latency_ms = r.ms("l", v, &LATENCY_RANGE_MS).unwrap_or(0)
+        },
+    },
+    Param {
+        key: "n",
+        write: |p| {
+            let spec = &p.inputs.spec;
+            some(
+                spec.pods
+                    .filter(|&n| spec.groups.is_empty() && n != DEFAULT_PODS),
+                |n| n.to_string(),
+            )
+        },
+        read: |p, v, r| p.inputs.spec.pods = r.num("n", v, &PODS_RANGE),
+    },
+    Param {
+        key: "r",
+        write: |p| {
+            let spec = &p.inputs.spec;
+            some(
+                spec.run_ms.filter(|&r| spec.groups.is_empty() && r != 0),
+                format_go_duration_ms,
+            )
+        },
+        read: |p, v, r| p.inputs.spec.run_ms = r.ms("r", v, &RUN_RANGE_MS),
+    },
+    Param {
+        key: "g",
+        write: |p| p.inputs.spec.groups.iter().map(group_field).collect(),
+        read: |p, v, r| {
+            if p.inputs.spec.groups.len() >= MAX_GROUPS {
+                r.notice("g", v, format!("at most {MAX_GROUPS} groups"));
+            } else if let Some(g) = r.group(v) {
+                p.inputs.spec.groups.push(g);
+            }
+        },
+    },
+    Param {
+        key: "cg",
+        write: |p| {
+            let cg = p.inputs.spec.chart_group;
+            when(cg != 0, || cg.to_string())
+        },
+        read: |p, v, r| {
+            p.inputs.spec.chart_group = r.num("cg", v, &(0..=MAX_GROUPS - 1)).unwrap_or(0)
+        },
+    },
+    Param {
+        key: "h",
+        write: |p| {
+            let h = p.inputs.spec.horizon_ms;
+            when(h != ScenarioSpec::default().horizon_ms, || {
+                format_go_duration_ms(h)
+            })
+        },
+        read: |p, v, r| {
+            if let Some(h) = r.ms("h", v, &HORIZON_RANGE_MS) {
+                p.inputs.spec.horizon_ms = h;
+            }
+        },
+    },
+    Param {
+        key: "rp",
+        write: |p| {
+            let n = p.inputs.spec.requests_per_restart;
+            when(n != ScenarioSpec::default().requests_per_restart, || {
+                n.to_string()
+            })
+        },
+        read: |p, v, r| {
+            if let Some(n) = r.num("rp", v, &REQUESTS_PER_RESTART_RANGE) {
+                p.inputs.spec.requests_per_restart = n;
+            }
+        },
+    },
+    Param {
+        key: "q",
+        write: |p| {
+            let n = p.inputs.spec.kube_api_qps;
+            when(n != ScenarioSpec::default().kube_api_qps, || n.to_string())
+        },
+        read: |p, v, r| {
+            if let Some(n) = r.num("q", v, &QPS_RANGE) {
+                p.inputs.spec.kube_api_qps = n;
+            }
+        },
+    },
+    Param {
+        key: "b",
+        write: |p| {
+            let n = p.inputs.spec.kube_api_burst;
+            when(n != ScenarioSpec::default().kube_api_burst, || {
+                n.to_string()
+            })
+        },
+        read: |p, v, r| {
+            if let Some(n) = r.num("b", v, &BURST_RANGE) {
+                p.inputs.spec.kube_api_burst = n;
+            }
+        },
+    },
+    Param {
+        key: "c",
+        write: |p| {
+            let ids: Vec<&str> = p
+                .inputs
+                .compared
+                .iter()
+                .filter_map(|c| match c {
+                    CompareRef::Preset(id) => Some(*id),
+                    CompareRef::Pinned(_) => None,
+                })
+                .collect();
+            when(!ids.is_empty(), || ids.join(","))
+        },
+        read: |p, v, r| {
+            for id in v.split(',').filter(|id| !id.is_empty()) {
+                match presets().into_iter().find(|preset| preset.id == id) {
+                    Some(preset) => compare(p, CompareRef::Preset(preset.id), "c", id, r),
+                    None => r.notice("c", id, "not one of the KEP's curves"),
+                }
+            }
+        },
+    },
+    Param {
+        key: "pin",
+        write: |p| {
+            p.inputs
+                .compared
+                .iter()
+                .filter_map(|c| match c {
+                    CompareRef::Pinned(spec) => serde_json::to_string(spec).ok(),
+                    CompareRef::Preset(_) => None,
+                })
+                .collect()
+        },
+        read: |p, v, r| {
+            let pinned = serde_json::from_str::<ScenarioSpec>(v)
+                .map_err(|e| e.to_string())
+                .and_then(|spec| {
+                    Scenario::try_from(spec.clone())
+                        .map(|_| spec)
+                        .map_err(|e| e.to_string())
+                });
+            match pinned {
+                Ok(spec) => compare(p, CompareRef::Pinned(Box::new(spec)), "pin", v, r),
+                Err(e) => r.notice("pin", v, e),
+            }
+        },
+    },
+    Param {
+        key: "job",
+        write: |p| {
+            when(p.job.manifest != JobInputs::default().manifest, || {
+                serde_json::to_string(&p.job.manifest).unwrap_or_default()
+            })
+        },
+        read: |p, v, r| match serde_json::from_str::<JobManifest>(v) {
+            Ok(m) => p.job.manifest = m,
+            Err(e) => r.notice("job", v, format!("not a Job manifest: {e}")),
+        },
+    },
+    Param {
+        key: "js",
+        write: |p| {
+            when(p.job.script != JobInputs::default().script, || {
+                p.job.script.clone()
+            })
+        },
+        read: |p, v, r| {
+            if v.len() <= MAX_TEXT {
+                p.job.script = v.to_owned();
+            } else {
+                r.notice("js", v, "the script is too long");
+            }
+        },
+    },
+    Param {
+        key: "jr",
+        write: |p| {
+            let run = p.job.run_ms;
+            when(run != JobInputs::default().run_ms, || {
+                format_go_duration_ms(run)
+            })
+        },
+        read: |p, v, r| {
+            if let Some(ms) = r.ms("jr", v, &JOB_RUN_RANGE_MS) {
+                p.job.run_ms = ms;
+            }
+        },
+    },
+];

@@ -135,3 +135,35 @@ impl Container {
         }
     }
 }
+
+impl JobManifest {
+    /// KEP-3329's story 2: a Job whose pods are retried without counting when
+    /// they are disrupted (an `Ignore` rule on `DisruptionTarget`).
+    pub fn ignoring_disruptions(name: &str) -> Self {
+        JobManifest {
+            api_version: "batch/v1".into(),
+            kind: "Job".into(),
+            metadata: Metadata { name: name.into() },
+            spec: JobSpec {
+                pod_failure_policy: Some(PodFailurePolicy {
+                    rules: vec![PodFailurePolicyRule {
+                        action: "Ignore".into(),
+                        on_exit_codes: None,
+                        on_pod_conditions: vec![OnPodCondition {
+                            type_: "DisruptionTarget".into(),
+                            status: "True".into(),
+                        }],
+                    }],
+                }),
+                template: PodTemplate {
+                    spec: PodSpec {
+                        restart_policy: Some("Never".into()),
+                        containers: vec![Container::named("main")],
+                        init_containers: vec![],
+                    },
+                },
+                ..Default::default()
+            },
+        }
+    }
+}

@@ -8,6 +8,8 @@ pub mod controller;
 pub mod script;
 pub mod validate;
 
+use serde::{Deserialize, Serialize};
+
 use super::backoff::Ms;
 
 pub use api::{
@@ -37,3 +39,31 @@ pub const DEFAULT_HORIZON_MS: Ms = 86_400_000;
 /// Containers killed for a disruption exit with SIGKILL's code.
 pub const DISRUPTION_EXIT_CODE: i32 = 137;
 pub const DISRUPTION_TARGET: &str = "DisruptionTarget";
+
+/// A Job and a failure script as typed: the Job view's inputs, and what an
+/// audit row about Jobs loads into it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobInputs {
+    pub manifest: JobManifest,
+    /// The failure script as typed.
+    pub script: String,
+    /// How long each pod runs.
+    pub run_ms: Ms,
+}
+
+impl Default for JobInputs {
+    /// KEP-3329's story 2: preempted twice, then it succeeds.
+    fn default() -> Self {
+        let mut manifest = JobManifest::ignoring_disruptions("demo");
+        manifest.spec.backoff_limit = Some(6);
+        if let Some(c) = manifest.spec.template.spec.containers.first_mut() {
+            c.image = "busybox".into();
+        }
+        JobInputs {
+            manifest,
+            script: "preempt\npreempt\nsucceed".into(),
+            run_ms: DEFAULT_POD_RUN_MS,
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! What a user sets, one type per view: the single source of truth. The
+//! app's state holds these plus what is derived from them; links
+//! (`formats::link`) encode and decode them; nothing keeps a second copy.
+
+use crate::engine::config::KubeletConfig;
+pub use crate::engine::job::JobInputs;
+use crate::engine::ScenarioSpec;
+
+/// Which view the page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    #[default]
+    CrashLoop,
+    Job,
+}
+
+/// A scenario drawn beside the live one: one of the KEP's curves, or a
+/// pinned copy of an earlier live scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompareRef {
+    Preset(&'static str),
+    Pinned(Box<ScenarioSpec>),
+}
+
+/// The CrashLoopBackOff view's inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    /// The live scenario; `spec.config` is set unless a custom curve is in use.
+    pub spec: ScenarioSpec,
+    /// The gate and field controls, kept while a custom curve is in use.
+    pub config: KubeletConfig,
+    pub compared: Vec<CompareRef>,
+}
+
+impl Default for Inputs {
+    /// Today's default: the kubelet's own configuration, nothing compared.
+    fn default() -> Self {
+        let config = KubeletConfig::default();
+        Inputs {
+            spec: ScenarioSpec {
+                config: Some(config.clone()),
+                ..Default::default()
+            },
+            config,
+            compared: vec![],
+        }
+    }
+}
+
+/// Everything a link reopens: the view, both views' inputs, and how the
+/// page is embedded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Page {
+    pub view: View,
+    pub inputs: Inputs,
+    pub job: JobInputs,
+    pub embed: bool,
+    /// In embed mode, the controls to show.
+    pub controls: Vec<String>,
+}
