@@ -623,13 +623,17 @@ async fn embed_mode_posts_its_height() {
         "{:?}",
         heights.borrow()
     );
-    // Only the named controls show.
+    // Only the named controls show: the others are not rendered at all.
     let shown = |id: &str| {
-        let el: HtmlElement = page.get(id).dyn_into().unwrap();
-        el.offset_parent().is_some()
+        page.root
+            .query_selector(&format!("#{id}"))
+            .unwrap()
+            .and_then(|el| el.dyn_into::<HtmlElement>().ok())
+            .is_some_and(|el| el.offset_parent().is_some())
     };
     assert!(shown("initial") && shown("max"));
     assert!(!shown("pods") && !shown("model"));
+    assert!(page.root.query_selector("#h-kubelet").unwrap().is_none());
     assert!(page.root.query_selector("#audit").unwrap().is_none());
 }
 

@@ -4,14 +4,14 @@
 
 use std::rc::Rc;
 
+use gloo_render::request_animation_frame;
 use plotters::prelude::*;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
+use super::hooks::observe_resize;
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -37,9 +37,8 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
         let size = size.clone();
         use_effect_with((), move |_| {
             let element = container.cast::<Element>();
-            let measure = {
-                let element = element.clone();
-                move || {
+            let guard = element.clone().map(|observed| {
+                observe_resize(&observed, move || {
                     let dpr = web_sys::window()
                         .map_or(1.0, |w| w.device_pixel_ratio())
                         .clamp(1.0, 4.0);
@@ -50,19 +49,9 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
                         .clamp(240, 1400) as u32;
                     let h = if width < 520 { height * 4 / 5 } else { height };
                     size.set((width, h, dpr));
-                }
-            };
-            let observed = Closure::<dyn FnMut()>::new(measure);
-            let observer = web_sys::ResizeObserver::new(observed.as_ref().unchecked_ref()).ok();
-            if let (Some(o), Some(e)) = (&observer, &element) {
-                o.observe(e);
-            }
-            move || {
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                drop(observed);
-            }
+                })
+            });
+            move || drop(guard)
         });
     }
     *size
@@ -259,7 +248,7 @@ pub fn Chart(p: &ChartProps) -> Html {
         // Drawn at the next animation frame: inputs that arrive within one
         // frame cost one drawing.
         use_effect_with(inputs, move |_| {
-            let draw = Closure::once(move || {
+            let frame = request_animation_frame(move |_| {
                 draw_chart(
                     &canvas,
                     kind,
@@ -270,17 +259,8 @@ pub fn Chart(p: &ChartProps) -> Html {
                     &axes,
                 )
             });
-            let window = web_sys::window();
-            let frame = window.as_ref().and_then(|w| {
-                w.request_animation_frame(draw.as_ref().unchecked_ref())
-                    .ok()
-            });
-            move || {
-                if let (Some(w), Some(f)) = (window, frame) {
-                    let _ = w.cancel_animation_frame(f);
-                }
-                drop(draw);
-            }
+            // Dropping the frame's handle cancels a drawing not yet done.
+            move || drop(frame)
         });
     }
     let onpointermove = {

@@ -28,6 +28,40 @@ fn from_input<E: TargetCast + 'static, T: 'static>(
     from_target(cb, read)
 }
 
+/// In embed mode, the controls the host page asked for (by id); absent in the
+/// full app. Controls not listed, and the panels' headings, hints and buttons
+/// (`Chrome`), are not rendered at all.
+#[derive(Clone, PartialEq)]
+pub struct Embed(pub std::rc::Rc<[String]>);
+
+/// Whether the control `id` is shown: always in the full app.
+#[hook]
+fn use_shown(id: &AttrValue) -> bool {
+    use_context::<Embed>().is_none_or(|e| e.0.iter().any(|c| c.as_str() == id.as_str()))
+}
+
+/// Whether this is the full app (not an embed).
+#[hook]
+pub fn use_full_app() -> bool {
+    use_context::<Embed>().is_none()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChromeProps {
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// Headings, hints and buttons around the controls: the full app only.
+#[function_component]
+pub fn Chrome(p: &ChromeProps) -> Html {
+    if use_full_app() {
+        p.children.clone()
+    } else {
+        html! {}
+    }
+}
+
 /// A labelled text control with the message it gets refused with beside it.
 fn text_control(id: &AttrValue, label: Html, error: &Option<AttrValue>, control: Html) -> Html {
     html! {
@@ -57,6 +91,10 @@ pub struct SliderProps {
 
 #[function_component]
 pub fn Slider(p: &SliderProps) -> Html {
+    let full = use_full_app();
+    if !use_shown(&p.id) {
+        return html! {};
+    }
     let positions = p.positions;
     let oninput = from_input::<InputEvent, _>(p.onchange.clone(), move |i| {
         i.value()
@@ -71,7 +109,7 @@ pub fn Slider(p: &SliderProps) -> Html {
             <input type="range" id={p.id.clone()} min="0" max={positions.saturating_sub(1).to_string()}
                 step="1" value={p.position.to_string()} aria-valuetext={p.display.clone()} {oninput} />
             <output id={value_id} for={p.id.clone()}>{ p.display.clone() }</output>
-            if !p.hint.is_empty() { <small class="hint">{ p.hint.clone() }</small> }
+            if !p.hint.is_empty() && full { <small class="hint">{ p.hint.clone() }</small> }
         </div>
     }
 }
@@ -90,12 +128,16 @@ pub struct CheckboxProps {
 
 #[function_component]
 pub fn Checkbox(p: &CheckboxProps) -> Html {
+    let full = use_full_app();
+    if !use_shown(&p.id) {
+        return html! {};
+    }
     let onchange = from_input::<Event, _>(p.onchange.clone(), |i| Some(i.checked()));
     html! {
         <div class="control checkbox">
             <input type="checkbox" id={p.id.clone()} checked={p.checked} disabled={p.disabled} {onchange} />
             <label for={p.id.clone()}><code>{ p.label.clone() }</code></label>
-            if !p.hint.is_empty() { <small class="hint">{ p.hint.clone() }</small> }
+            if !p.hint.is_empty() && full { <small class="hint">{ p.hint.clone() }</small> }
         </div>
     }
 }
@@ -114,6 +156,9 @@ pub struct TextFieldProps {
 
 #[function_component]
 pub fn TextField(p: &TextFieldProps) -> Html {
+    if !use_shown(&p.id) {
+        return html! {};
+    }
     let oninput = from_input::<InputEvent, _>(p.oninput.clone(), |i| Some(i.value()));
     let input = html! {
         <input type="text" id={p.id.clone()} value={p.value.clone()} placeholder={p.placeholder.clone()}
@@ -135,6 +180,9 @@ pub struct ChoiceProps {
 
 #[function_component]
 pub fn Choice(p: &ChoiceProps) -> Html {
+    if !use_shown(&p.id) {
+        return html! {};
+    }
     let onchange =
         from_target::<Event, HtmlSelectElement, _>(p.onchange.clone(), |s| Some(s.value()));
     html! {
@@ -162,6 +210,9 @@ pub struct TextAreaProps {
 
 #[function_component]
 pub fn TextArea(p: &TextAreaProps) -> Html {
+    if !use_shown(&p.id) {
+        return html! {};
+    }
     let oninput =
         from_target::<InputEvent, web_sys::HtmlTextAreaElement, _>(p.oninput.clone(), |t| {
             Some(t.value())

@@ -6,13 +6,12 @@ pub mod canvas;
 pub mod charts;
 pub mod controls;
 pub mod exports;
+pub mod hooks;
 pub mod job;
 pub mod lifecycle;
 pub mod panels;
 pub mod state;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -20,7 +19,9 @@ use crate::chart::Kind;
 use crate::inputs::{Page, View};
 use crate::share::{self, Notice};
 use charts::Chart;
+use controls::Embed;
 use exports::ExportPanel;
+use hooks::{use_embed_height, use_theme, use_url_sync};
 use job::{JobState, JobView};
 use lifecycle::LifecyclePanel;
 use panels::{
@@ -28,10 +29,6 @@ use panels::{
     TimingPanel, WorkloadPanel,
 };
 use state::State;
-
-/// Wait this long after the last change before rewriting the URL, so that
-/// dragging a slider does not rewrite it at every step.
-const URL_DEBOUNCE_MS: i32 = 250;
 
 /// Mounts the explorer into `<body>`, unless the page only wants the JS API
 /// (`<body data-crashloop="api">`).
@@ -88,21 +85,6 @@ fn read_link(query: &Option<AttrValue>) -> (Page, Vec<Notice>) {
     }
 }
 
-fn replace_url(query: &str) {
-    let (Some(w), Some(l)) = (web_sys::window(), location()) else {
-        return;
-    };
-    let path = l.pathname().unwrap_or_default();
-    let url = if query.is_empty() {
-        path
-    } else {
-        format!("{path}?{query}")
-    };
-    if let Ok(history) = w.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
-}
-
 /// The full link to this state.
 fn link_to(query: &str) -> String {
     let l = location();
@@ -115,89 +97,6 @@ fn link_to(query: &str) -> String {
         format!("{origin}{path}")
     } else {
         format!("{origin}{path}?{query}")
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Theme {
-    /// As the system prefers (`prefers-color-scheme`).
-    Auto,
-    Light,
-    Dark,
-}
-
-impl Theme {
-    fn next(self) -> Theme {
-        match self {
-            Theme::Auto => Theme::Dark,
-            Theme::Dark => Theme::Light,
-            Theme::Light => Theme::Auto,
-        }
-    }
-    fn dark(self) -> bool {
-        match self {
-            Theme::Dark => true,
-            Theme::Light => false,
-            Theme::Auto => web_sys::window()
-                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-                .is_some_and(|m| m.matches()),
-        }
-    }
-}
-
-/// Tells the parent page how tall the embed is, whenever that changes.
-fn post_height() {
-    let Some(w) = web_sys::window() else { return };
-    let height = w
-        .document()
-        .and_then(|d| d.document_element())
-        .map_or(0, |e| e.scroll_height());
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(
-        &message,
-        &"type".into(),
-        &"crashloop-explorer:height".into(),
-    );
-    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-    if let Ok(Some(parent)) = w.parent() {
-        let _ = parent.post_message(&message, "*");
-    }
-}
-
-/// Hides every control but the named ones (by the id of their input), through
-/// the CSSOM: the CSP allows no inline styles, and names are matched, not trusted.
-fn show_only(controls: &[String]) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let selector = ".embed .controls .control, .embed .controls h2, .embed .controls .hint, \
-        .embed .controls .effective, .embed .controls fieldset > legend, .embed .controls button";
-    let Ok(all) = document.query_selector_all(selector) else {
-        return;
-    };
-    for i in 0..all.length() {
-        let Some(el) = all
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        else {
-            continue;
-        };
-        let named = |id: &String| {
-            let id: String = id
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-                .collect();
-            !id.is_empty()
-                && el
-                    .query_selector(&format!("#{id}"))
-                    .ok()
-                    .flatten()
-                    .is_some()
-        };
-        let keep = el.class_list().contains("control") && controls.iter().any(named);
-        let _ = el
-            .style()
-            .set_property("display", if keep { "" } else { "none" });
     }
 }
 
@@ -221,29 +120,9 @@ pub fn App(props: &AppProps) -> Html {
         use_state(move || n)
     };
     let copied = use_state(String::new);
-    let theme = use_state_eq(|| Theme::Auto);
+    let (theme, toggle_theme) = use_theme();
     let dark = theme.dark();
-    use_effect_with(*theme, |&theme| {
-        let root = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element());
-        if let Some(root) = root {
-            let _ = match theme {
-                Theme::Auto => root.remove_attribute("data-theme"),
-                Theme::Light => root.set_attribute("data-theme", "light"),
-                Theme::Dark => root.set_attribute("data-theme", "dark"),
-            };
-        }
-    });
-    let toggle_theme = {
-        let theme = theme.clone();
-        Callback::from(move |_: MouseEvent| theme.set(theme.next()))
-    };
-    let theme_label = match *theme {
-        Theme::Auto => "Theme: system",
-        Theme::Light => "Theme: light",
-        Theme::Dark => "Theme: dark",
-    };
+    let theme_label = theme.label();
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
     let page = Page {
         view: *view,
@@ -254,56 +133,8 @@ pub fn App(props: &AppProps) -> Html {
     };
     let query = share::encode(&page);
     let sync = props.query.is_none();
-    use_effect_with((query.clone(), sync), |(query, sync)| {
-        let timer = sync.then(|| {
-            let q = query.clone();
-            let cb = Closure::once(move || replace_url(&q));
-            let id = web_sys::window().and_then(|w| {
-                w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    cb.as_ref().unchecked_ref(),
-                    URL_DEBOUNCE_MS,
-                )
-                .ok()
-            });
-            (cb, id)
-        });
-        move || {
-            if let Some((_cb, Some(id))) = timer {
-                if let Some(w) = web_sys::window() {
-                    w.clear_timeout_with_handle(id);
-                }
-            }
-        }
-    });
-    {
-        let controls = controls.clone();
-        use_effect(move || {
-            if embed {
-                show_only(&controls);
-            }
-        });
-    }
-    use_effect_with(embed, |&embed| {
-        let observer = embed.then(|| {
-            let cb = Closure::<dyn FnMut()>::new(post_height);
-            let observer = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok();
-            if let (Some(o), Some(root)) = (
-                &observer,
-                web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.document_element()),
-            ) {
-                o.observe(&root);
-            }
-            post_height();
-            (cb, observer)
-        });
-        move || {
-            if let Some((_cb, Some(o))) = observer {
-                o.disconnect();
-            }
-        }
-    });
+    use_url_sync(query.clone(), sync);
+    use_embed_height(embed);
     let go = |to: View| {
         let view = view.clone();
         Callback::from(move |e: MouseEvent| {
@@ -366,12 +197,14 @@ pub fn App(props: &AppProps) -> Html {
             <main class="app embed">
                 { for banner }
                 <div class="layout">
-                    <div class="controls">
-                        <KubeletPanel state={state.clone()} />
-                        <CurvePanel state={state.clone()} />
-                        <WorkloadPanel state={state.clone()} />
-                        <ApiPanel state={state.clone()} />
-                    </div>
+                    <ContextProvider<Embed> context={Embed(controls.clone().into())}>
+                        <div class="controls">
+                            <KubeletPanel state={state.clone()} />
+                            <CurvePanel state={state.clone()} />
+                            <WorkloadPanel state={state.clone()} />
+                            <ApiPanel state={state.clone()} />
+                        </div>
+                    </ContextProvider<Embed>>
                     <section class="results" aria-label="Results">
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         <Chart kind={Kind::Load} state={state.clone()} dark={dark} />

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::controls::{Checkbox, Choice, Slider, TextField};
+use super::controls::{Checkbox, Choice, Chrome, Slider, TextField};
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, GATES,
     HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
@@ -17,8 +17,8 @@ use crate::engine::restart_rules::MAX_RULE_EXIT_CODES;
 use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
 use crate::engine::simulate::FIRST_MINUTES_MS;
 use crate::engine::{
-    Counts, ExitKind, Group, KubeletVersion, Ms, Requeue, RestartPolicy, Semantics, Summary,
-    KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    ConfigError, Counts, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
+    Requeue, RestartPolicy, Semantics, Summary, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
 use crate::inputs::{JobInputs, Page, View};
 
@@ -28,6 +28,80 @@ type Handle = UseReducerHandle<State>;
 pub struct PanelProps {
     pub state: Handle,
 }
+
+/// Props of a panel that re-renders only when its slice of the state
+/// changes: `$slice` picks what the panel reads. (Its callbacks only
+/// dispatch, which any handle to the reducer does.)
+macro_rules! slice_props {
+    ($name:ident, $slice:path) => {
+        #[derive(Properties)]
+        pub struct $name {
+            pub state: Handle,
+        }
+
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                $slice(&self.state) == $slice(&other.state)
+            }
+        }
+    };
+}
+
+type Resolved = Result<EffectiveBackoff, ConfigError>;
+
+fn kubelet_slice(
+    s: &State,
+) -> (
+    Semantics,
+    Option<KubeletVersion>,
+    &KubeletConfig,
+    &Resolved,
+    Option<&EffectiveBackoff>,
+) {
+    let spec = &s.inputs.spec;
+    (
+        spec.model,
+        spec.kubelet_version,
+        &s.inputs.config,
+        &s.resolved,
+        s.custom().then_some(&s.shown.backoff),
+    )
+}
+slice_props!(KubeletProps, kubelet_slice);
+
+fn curve_slice(s: &State) -> (&EffectiveBackoff, bool) {
+    (&s.shown.backoff, s.custom())
+}
+slice_props!(CurveProps, curve_slice);
+
+fn timing_slice(s: &State) -> (Option<Requeue>, u64, Ms) {
+    let spec = &s.inputs.spec;
+    (spec.requeue, spec.seed, spec.start_latency_ms)
+}
+slice_props!(TimingProps, timing_slice);
+
+fn workload_slice(s: &State) -> (&[Group], Option<u32>, Option<Ms>, usize, &[String]) {
+    let spec = &s.inputs.spec;
+    (
+        &spec.groups,
+        spec.pods,
+        spec.run_ms,
+        spec.chart_group,
+        s.scenario.warnings(),
+    )
+}
+slice_props!(WorkloadProps, workload_slice);
+
+fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
+    let spec = &s.inputs.spec;
+    (
+        spec.requests_per_restart,
+        spec.kube_api_qps,
+        spec.kube_api_burst,
+        spec.horizon_ms,
+    )
+}
+slice_props!(ApiProps, api_slice);
 
 fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> Action + 'static) -> Callback<T> {
     let state = state.clone();
@@ -49,7 +123,7 @@ fn send_stop(
 }
 
 #[function_component]
-pub fn KubeletPanel(p: &PanelProps) -> Html {
+pub fn KubeletPanel(p: &KubeletProps) -> Html {
     let state = &p.state;
     let s = &**state;
     let model = s.inputs.spec.model;
@@ -142,7 +216,7 @@ pub fn KubeletPanel(p: &PanelProps) -> Html {
     };
     html! {
         <section class="panel" aria-labelledby="h-kubelet">
-            <h2 id="h-kubelet">{"Kubelet configuration"}</h2>
+            <Chrome><h2 id="h-kubelet">{"Kubelet configuration"}</h2></Chrome>
             <Choice id="model" label="Model" selected={if model == Semantics::Kep { "kep" } else { "kubelet" }}
                 options={vec![("kubelet".into(), "as the kubelet does it".into()), ("kep".into(), "as KEP-4603/5593 describe it".into())]}
                 onchange={on_model} />
@@ -154,20 +228,22 @@ pub fn KubeletPanel(p: &PanelProps) -> Html {
                 value={s.inputs.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
                 placeholder="unset, e.g. 4s or 1m30s"
                 oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
-            { effective }
+            <Chrome>{ effective }</Chrome>
         </section>
     }
 }
 
 #[function_component]
-pub fn CurvePanel(p: &PanelProps) -> Html {
+pub fn CurvePanel(p: &CurveProps) -> Html {
     let state = &p.state;
     let b = &state.shown.backoff;
     let custom = state.custom();
     html! {
         <section class="panel" aria-labelledby="h-curve">
-            <h2 id="h-curve">{"Backoff curve"}</h2>
-            <p class="hint">{"These follow the configuration above; moving one makes a custom what-if."}</p>
+            <Chrome>
+                <h2 id="h-curve">{"Backoff curve"}</h2>
+                <p class="hint">{"These follow the configuration above; moving one makes a custom what-if."}</p>
+            </Chrome>
             <Slider id="initial" label="Initial backoff" positions={INITIAL_STOPS_MS.len()}
                 position={nearest_stop(INITIAL_STOPS_MS, b.initial_ms)} display={format_human_ms(b.initial_ms)}
                 onchange={send_stop(state, INITIAL_STOPS_MS, Action::Initial)} inactive={!custom} />
@@ -180,7 +256,7 @@ pub fn CurvePanel(p: &PanelProps) -> Html {
 }
 
 #[function_component]
-pub fn TimingPanel(p: &PanelProps) -> Html {
+pub fn TimingPanel(p: &TimingProps) -> Html {
     let state = &p.state;
     let spec = &state.inputs.spec;
     let selected = spec.requeue.map_or("version", Requeue::name);
@@ -305,7 +381,7 @@ fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> Str
 }
 
 #[function_component]
-pub fn WorkloadPanel(p: &PanelProps) -> Html {
+pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
     let state = &p.state;
     let spec = &state.inputs.spec;
     let groups = spec.effective_groups();
@@ -327,13 +403,15 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
         let title = if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() };
         html! {
             <fieldset class="group" id={id("group")}>
-                <legend>
-                    <span class="swatch-text">{ title }</span>
-                    if many {
-                        <button type="button" class="remove" id={id("remove-group")} aria-label={format!("Remove group {}", i + 1)}
-                            onclick={send(state, move |_: MouseEvent| Action::RemoveGroup(i))}>{"×"}</button>
-                    }
-                </legend>
+                <Chrome>
+                    <legend>
+                        <span class="swatch-text">{ title }</span>
+                        if many {
+                            <button type="button" class="remove" id={id("remove-group")} aria-label={format!("Remove group {}", i + 1)}
+                                onclick={send(state, move |_: MouseEvent| Action::RemoveGroup(i))}>{"×"}</button>
+                        }
+                    </legend>
+                </Chrome>
                 if many {
                     <TextField id={id("group-name")} label={html! {"Name"}} value={g.name.clone()} placeholder="e.g. batch workers"
                         oninput={send(state, move |v: String| Action::EditGroup(i, GroupEdit::Name(v.chars().take(40).collect())))} />
@@ -353,7 +431,7 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
                         options={vec![("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
                         onchange={on_policy} />
                 </div>
-                { rules }
+                <Chrome>{ rules }</Chrome>
                 <Slider id={id("spread")} label="Starts" positions={SPREAD_STOPS_MS.len()}
                     position={nearest_stop(SPREAD_STOPS_MS, g.spread_ms)} display={spread}
                     onchange={send_stop(state, SPREAD_STOPS_MS, edit(GroupEdit::Spread))} />
@@ -379,13 +457,13 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
     });
     html! {
         <section class="panel" aria-labelledby="h-workload">
-            <h2 id="h-workload">{"Workloads on the node"}</h2>
+            <Chrome><h2 id="h-workload">{"Workloads on the node"}</h2></Chrome>
             { for rows }
             if !state.scenario.warnings().is_empty() {
                 <ul class="warnings" id="group-warnings">{ for state.scenario.warnings().iter().map(|w| html! { <li>{"warning: "}{ w.clone() }</li> }) }</ul>
             }
             if groups.len() < MAX_GROUPS {
-                <button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button>
+                <Chrome><button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button></Chrome>
             }
             if many {
                 <Choice id="chart-group" label="Restart and wait charts follow" selected={spec.chart_group.to_string()}
@@ -396,12 +474,12 @@ pub fn WorkloadPanel(p: &PanelProps) -> Html {
 }
 
 #[function_component]
-pub fn ApiPanel(p: &PanelProps) -> Html {
+pub fn ApiPanel(p: &ApiProps) -> Html {
     let state = &p.state;
     let spec = &state.inputs.spec;
     html! {
         <section class="panel" aria-labelledby="h-api">
-            <h2 id="h-api">{"API server and horizon"}</h2>
+            <Chrome><h2 id="h-api">{"API server and horizon"}</h2></Chrome>
             <Slider id="requests" label="/pods status requests per restart" positions={REQUESTS_STOPS.len()}
                 position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
                 display={spec.requests_per_restart.to_string()}

@@ -1,0 +1,160 @@
+//! The app's browser plumbing as hooks and guards that clean up on drop
+//! (gloo's timers and frames, a ResizeObserver guard): URL sync, the theme,
+//! the embed's height.
+
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, ResizeObserver};
+use yew::prelude::*;
+
+/// Calls back whenever an element changes size, until dropped.
+pub struct ResizeGuard {
+    observer: Option<ResizeObserver>,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for ResizeGuard {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+    }
+}
+
+/// Observes `target`'s size; `on_resize` runs after each change (and once
+/// when the observation starts, as ResizeObserver reports).
+pub fn observe_resize(target: &Element, on_resize: impl FnMut() + 'static) -> ResizeGuard {
+    let callback = Closure::<dyn FnMut()>::new(on_resize);
+    let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok();
+    if let Some(o) = &observer {
+        o.observe(target);
+    }
+    ResizeGuard {
+        observer,
+        _callback: callback,
+    }
+}
+
+fn document_element() -> Option<Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+fn location() -> Option<web_sys::Location> {
+    web_sys::window().map(|w| w.location())
+}
+
+/// The page URL with this query, in place (no history entry).
+fn replace_url(query: &str) {
+    let (Some(w), Some(l)) = (web_sys::window(), location()) else {
+        return;
+    };
+    let path = l.pathname().unwrap_or_default();
+    let url = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// How long the URL waits after the last change: a drag does not flood the
+/// browser's history.
+const URL_DEBOUNCE_MS: u32 = 250;
+
+/// Keeps the page URL at `query`, a quarter second after it last changed.
+#[hook]
+pub fn use_url_sync(query: String, enabled: bool) {
+    use_effect_with((query, enabled), |(query, enabled)| {
+        let q = query.clone();
+        let timer = enabled.then(|| Timeout::new(URL_DEBOUNCE_MS, move || replace_url(&q)));
+        move || drop(timer)
+    });
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    /// As the system prefers (`prefers-color-scheme`).
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    fn next(self) -> Theme {
+        match self {
+            Theme::Auto => Theme::Dark,
+            Theme::Dark => Theme::Light,
+            Theme::Light => Theme::Auto,
+        }
+    }
+
+    pub fn dark(self) -> bool {
+        match self {
+            Theme::Dark => true,
+            Theme::Light => false,
+            Theme::Auto => web_sys::window()
+                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+                .is_some_and(|m| m.matches()),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Theme::Auto => "Theme: system",
+            Theme::Light => "Theme: light",
+            Theme::Dark => "Theme: dark",
+        }
+    }
+}
+
+/// The theme, set on the document element (`data-theme`), and a callback
+/// that moves to the next one.
+#[hook]
+pub fn use_theme() -> (Theme, Callback<MouseEvent>) {
+    let theme = use_state_eq(|| Theme::Auto);
+    use_effect_with(*theme, |&theme| {
+        if let Some(root) = document_element() {
+            let _ = match theme {
+                Theme::Auto => root.remove_attribute("data-theme"),
+                Theme::Light => root.set_attribute("data-theme", "light"),
+                Theme::Dark => root.set_attribute("data-theme", "dark"),
+            };
+        }
+    });
+    let toggle = {
+        let theme = theme.clone();
+        Callback::from(move |_: MouseEvent| theme.set(theme.next()))
+    };
+    (*theme, toggle)
+}
+
+/// Tells the parent page how tall the embed is.
+fn post_height() {
+    let Some(w) = web_sys::window() else { return };
+    let height = document_element().map_or(0, |e| e.scroll_height());
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(
+        &message,
+        &"type".into(),
+        &"crashloop-explorer:height".into(),
+    );
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    if let Ok(Some(parent)) = w.parent() {
+        let _ = parent.post_message(&message, "*");
+    }
+}
+
+/// In an embed, posts the page's height to the parent whenever it changes.
+#[hook]
+pub fn use_embed_height(enabled: bool) {
+    use_effect_with(enabled, |&enabled| {
+        let guard = enabled
+            .then(document_element)
+            .flatten()
+            .map(|root| observe_resize(&root, post_height));
+        move || drop(guard)
+    });
+}
