@@ -62,6 +62,22 @@ pub fn Chrome(p: &ChromeProps) -> Html {
     }
 }
 
+/// Exit codes as typed ("1, 2 3"): the ones that parse, in order.
+pub fn parse_codes(text: &str) -> Vec<i32> {
+    text.split([',', ' '])
+        .filter_map(|x| x.trim().parse().ok())
+        .collect()
+}
+
+/// Exit codes as a text field shows them: "1, 2, 3".
+pub fn codes_text(values: &[i32]) -> String {
+    values
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A labelled text control with the message it gets refused with beside it.
 fn text_control(id: &AttrValue, label: Html, error: &Option<AttrValue>, control: Html) -> Html {
     html! {

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::controls::{Choice, Slider, TextArea, TextField};
+use super::controls::{codes_text, parse_codes, Choice, Slider, TextArea, TextField};
 use super::state::nearest_stop;
 use crate::chart::draw_job;
 use crate::engine::duration::format_human_ms;
@@ -106,13 +106,7 @@ fn values_text(m: &JobManifest) -> Vec<String> {
         .map(|r| {
             r.on_exit_codes
                 .as_ref()
-                .map(|e| {
-                    e.values
-                        .iter()
-                        .map(i32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                .map(|e| codes_text(&e.values))
                 .unwrap_or_default()
         })
         .collect()
@@ -212,12 +206,8 @@ impl Reducible for JobState {
                 }
             }
             JobAction::ContainerRuleCodes(text) => {
-                let codes: Option<Vec<i32>> = text
-                    .split(|c: char| c == ',' || c.is_whitespace())
-                    .filter(|x| !x.is_empty())
-                    .map(|x| x.parse().ok())
-                    .collect();
-                if let (Some(codes), Some(c)) = (codes, spec.template.spec.containers.first_mut()) {
+                let codes = parse_codes(&text);
+                if let Some(c) = spec.template.spec.containers.first_mut() {
                     c.restart_policy_rules = if codes.is_empty() {
                         vec![]
                     } else {
@@ -303,10 +293,7 @@ impl Reducible for JobState {
                         RuleEdit::Values(v) => {
                             // The API takes what parses; "1, 2, x" keeps 1 and 2 and says so.
                             if let Some(e) = &mut rule.on_exit_codes {
-                                e.values = v
-                                    .split([',', ' '])
-                                    .filter_map(|x| x.trim().parse().ok())
-                                    .collect();
+                                e.values = parse_codes(&v);
                             }
                             text = v;
                         }
@@ -627,13 +614,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
     let rule_codes = first
         .and_then(|c| c.restart_policy_rules.first())
         .and_then(|r| r.exit_codes.as_ref())
-        .map(|e| {
-            e.values
-                .iter()
-                .map(i32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
+        .map(|e| codes_text(&e.values))
         .unwrap_or_default();
     let warnings = state
         .valid

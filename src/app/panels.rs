@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::controls::{Checkbox, Choice, Chrome, Slider, TextField};
+use super::controls::{codes_text, parse_codes, Checkbox, Choice, Chrome, Slider, TextField};
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, GATES,
     HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
@@ -328,9 +328,8 @@ fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> Str
         Action::EditGroup(i, GroupEdit::RuleOperator(v))
     });
     let on_values = send(state, move |v: String| {
-        let values = v
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter_map(|x| x.parse::<i32>().ok())
+        let values = parse_codes(&v)
+            .into_iter()
             .filter(|x| EXIT_CODE_RANGE.contains(x))
             .take(MAX_RULE_EXIT_CODES)
             .collect();
@@ -339,12 +338,7 @@ fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> Str
     let rule = g.restart_policy_rules.first();
     let action = rule.map_or(String::new(), |r| r.action.clone());
     let exit_codes = rule.and_then(|r| r.exit_codes.clone()).unwrap_or_default();
-    let values = exit_codes
-        .values
-        .iter()
-        .map(i32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let values = codes_text(&exit_codes.values);
     let more = g.restart_policy_rules.len().saturating_sub(1);
     html! {
         <details class="rules" id={id("rules")} open={g.container_restart_policy.is_some() || rule.is_some()}>
