@@ -25,8 +25,8 @@ use hooks::{use_embed_height, use_theme, use_url_sync};
 use job::{JobState, JobView};
 use lifecycle::LifecyclePanel;
 use panels::{
-    ApiPanel, AuditPanel, ComparePanel, CompareTable, CurvePanel, KubeletPanel, SummaryTable,
-    TimingPanel, WorkloadPanel,
+    api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, AuditPanel,
+    ComparePanel, CompareTable, CurvePanel, KubeletPanel, SummaryTable, TimingPanel, WorkloadPanel,
 };
 use state::State;
 
@@ -199,10 +199,10 @@ pub fn App(props: &AppProps) -> Html {
                 <div class="layout">
                     <ContextProvider<Embed> context={Embed(controls.clone().into())}>
                         <div class="controls">
-                            <KubeletPanel state={state.clone()} />
-                            <CurvePanel state={state.clone()} />
-                            <WorkloadPanel state={state.clone()} />
-                            <ApiPanel state={state.clone()} />
+                            <KubeletPanel state={state.clone()} slice={kubelet_slice(&state)} />
+                            <CurvePanel state={state.clone()} slice={curve_slice(&state)} />
+                            <WorkloadPanel state={state.clone()} slice={workload_slice(&state)} />
+                            <ApiPanel state={state.clone()} slice={api_slice(&state)} />
                         </div>
                     </ContextProvider<Embed>>
                     <section class="results" aria-label="Results">
@@ -222,11 +222,11 @@ pub fn App(props: &AppProps) -> Html {
             <>
                 <div class="layout">
                     <div class="controls">
-                        <KubeletPanel state={state.clone()} />
-                        <CurvePanel state={state.clone()} />
-                        <TimingPanel state={state.clone()} />
-                        <WorkloadPanel state={state.clone()} />
-                        <ApiPanel state={state.clone()} />
+                        <KubeletPanel state={state.clone()} slice={kubelet_slice(&state)} />
+                        <CurvePanel state={state.clone()} slice={curve_slice(&state)} />
+                        <TimingPanel state={state.clone()} slice={timing_slice(&state)} />
+                        <WorkloadPanel state={state.clone()} slice={workload_slice(&state)} />
+                        <ApiPanel state={state.clone()} slice={api_slice(&state)} />
                         if let Some(msg) = error {
                             <p class="error" role="alert" id="scenario-error">{ msg }</p>
                         }

@@ -30,18 +30,20 @@ pub struct PanelProps {
 }
 
 /// Props of a panel that re-renders only when its slice of the state
-/// changes: `$slice` picks what the panel reads. (Its callbacks only
-/// dispatch, which any handle to the reducer does.)
+/// changes: the parent passes `slice`, a snapshot of what the panel reads
+/// (the handle always reads the newest state, so it cannot tell); the
+/// panel's callbacks only dispatch.
 macro_rules! slice_props {
-    ($name:ident, $slice:path) => {
+    ($name:ident, $slice:ident -> $ty:ty) => {
         #[derive(Properties)]
         pub struct $name {
             pub state: Handle,
+            pub slice: $ty,
         }
 
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
-                $slice(&self.state) == $slice(&other.state)
+                self.slice == other.slice
             }
         }
     };
@@ -49,50 +51,52 @@ macro_rules! slice_props {
 
 type Resolved = Result<EffectiveBackoff, ConfigError>;
 
-fn kubelet_slice(
-    s: &State,
-) -> (
+type KubeletSlice = (
     Semantics,
     Option<KubeletVersion>,
-    &KubeletConfig,
-    &Resolved,
-    Option<&EffectiveBackoff>,
-) {
+    KubeletConfig,
+    Resolved,
+    Option<EffectiveBackoff>,
+);
+
+pub fn kubelet_slice(s: &State) -> KubeletSlice {
     let spec = &s.inputs.spec;
     (
         spec.model,
         spec.kubelet_version,
-        &s.inputs.config,
-        &s.resolved,
-        s.custom().then_some(&s.shown.backoff),
+        s.inputs.config.clone(),
+        s.resolved.clone(),
+        s.custom().then(|| s.shown.backoff.clone()),
     )
 }
-slice_props!(KubeletProps, kubelet_slice);
+slice_props!(KubeletProps, kubelet_slice -> KubeletSlice);
 
-fn curve_slice(s: &State) -> (&EffectiveBackoff, bool) {
-    (&s.shown.backoff, s.custom())
+pub fn curve_slice(s: &State) -> (EffectiveBackoff, bool) {
+    (s.shown.backoff.clone(), s.custom())
 }
-slice_props!(CurveProps, curve_slice);
+slice_props!(CurveProps, curve_slice -> (EffectiveBackoff, bool));
 
-fn timing_slice(s: &State) -> (Option<Requeue>, u64, Ms) {
+pub fn timing_slice(s: &State) -> (Option<Requeue>, u64, Ms) {
     let spec = &s.inputs.spec;
     (spec.requeue, spec.seed, spec.start_latency_ms)
 }
-slice_props!(TimingProps, timing_slice);
+slice_props!(TimingProps, timing_slice -> (Option<Requeue>, u64, Ms));
 
-fn workload_slice(s: &State) -> (&[Group], Option<u32>, Option<Ms>, usize, &[String]) {
+type WorkloadSlice = (Vec<Group>, Option<u32>, Option<Ms>, usize, Vec<String>);
+
+pub fn workload_slice(s: &State) -> WorkloadSlice {
     let spec = &s.inputs.spec;
     (
-        &spec.groups,
+        spec.groups.clone(),
         spec.pods,
         spec.run_ms,
         spec.chart_group,
-        s.scenario.warnings(),
+        s.scenario.warnings().to_vec(),
     )
 }
-slice_props!(WorkloadProps, workload_slice);
+slice_props!(WorkloadProps, workload_slice -> WorkloadSlice);
 
-fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
+pub fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
     let spec = &s.inputs.spec;
     (
         spec.requests_per_restart,
@@ -101,7 +105,7 @@ fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
         spec.horizon_ms,
     )
 }
-slice_props!(ApiProps, api_slice);
+slice_props!(ApiProps, api_slice -> (u32, u32, u32, Ms));
 
 fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> Action + 'static) -> Callback<T> {
     let state = state.clone();
