@@ -103,12 +103,17 @@ pub fn next_start(
     }
     let value = b.next_value(exit, rng);
     let wait = if kubelet { b.get() } else { value };
-    let gc_at = b
-        .last_update()
-        .filter(|_| kubelet)
-        .map(|last| gc_time(last, b.expiry_ms()))
-        .filter(|&g| g < exit + wait);
-    let decided = land(requeue, exit, exit + wait, gc_at, rng);
+    // The GC can only drop the entry during the wait if the wait ends past
+    // lastUpdate + expiry; most waits end long before (checked first, it is
+    // cheaper than the housekeeping arithmetic).
+    let ready = exit + wait;
+    let gc_at = match b.last_update() {
+        Some(last) if kubelet && ready > last.saturating_add(b.expiry_ms()) => {
+            Some(gc_time(last, b.expiry_ms())).filter(|&g| g < ready)
+        }
+        _ => None,
+    };
+    let decided = land(requeue, exit, ready, gc_at, rng);
     let gc = gc_at.is_some_and(|g| decided >= g);
     if gc {
         // The entry is gone: Next starts a fresh one at the initial value.
