@@ -1,5 +1,7 @@
-//! Trunk's entry point: mounts the app. Natively, resolves a scenario given as
-//! JSON on standard input and prints the exploration as JSON.
+//! Trunk's entry point: mounts the app. Natively, a command line: the bare
+//! binary reads a Scenario as JSON on standard input and prints the
+//! exploration; `pod` reads a pod as kubectl prints it and says where each
+//! container stands on the CrashLoopBackOff curve.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -7,34 +9,124 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn main() -> std::process::ExitCode {
-    use crashloop_explorer::engine::{explore, Scenario};
-    use std::io::Read;
+const HELP: &str = "\
+crashloop-explorer: Kubernetes CrashLoopBackOff, computed
 
-    let mut input = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        eprintln!("reading standard input: {e}");
-        return std::process::ExitCode::FAILURE;
+USAGE:
+    crashloop-explorer < scenario.json
+        Reads a Scenario (JSON) and prints its exploration (JSON).
+    crashloop-explorer pod [--now RFC3339] [--version 1.37] [--config KUBELET_CONFIG_JSON] < pod
+        Reads one pod as `kubectl get pod NAME -o yaml` (or -o json, or a List of
+        pods: the first in CrashLoopBackOff is taken) or `kubectl describe pod NAME`
+        prints it, and prints, per container, the backoff now, the next restart
+        (earliest and latest), the last crash interval and exit code, when a run
+        resets the curve, and what other configurations would do, as JSON (times in
+        RFC 3339, UTC; nextRestartAt is null when no restart is coming).
+    crashloop-explorer --help
+
+OPTIONS (pod):
+    --now RFC3339        the moment to diagnose at (default: now)
+    --version V          the kubelet's version, 1.31 to 1.37 (default 1.37)
+    --config JSON        the node's KubeletConfiguration parts, e.g.
+                         '{\"featureGates\":{\"KubeletCrashLoopBackOffMax\":true},
+                           \"crashLoopBackOff\":{\"maxContainerRestartPeriod\":\"60s\"}}'
+
+EXIT CODES: 0 done, 2 the input or an option is not what it should be.
+";
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    use std::io::Read;
+    use std::process::ExitCode;
+
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
     }
-    let input = if input.trim().is_empty() {
-        "{}"
-    } else {
-        &input
+    let mut input = String::new();
+    // One pod is a few KB; read a little over the limit to say so.
+    let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT as u64 + 1;
+    if let Err(e) = std::io::stdin().take(limit * 4).read_to_string(&mut input) {
+        eprintln!("reading standard input: {e}");
+        return ExitCode::FAILURE;
+    }
+    let result = match args.first().map(String::as_str) {
+        None => scenario(&input),
+        Some("pod") => pod(&args[1..], &input),
+        Some(other) => Err(format!("unknown command {other:?}: see --help")),
     };
-    match serde_json::from_str::<Scenario>(input) {
-        Ok(s) => match serde_json::to_string_pretty(&explore(&s)) {
-            Ok(json) => {
-                println!("{json}");
-                std::process::ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::ExitCode::FAILURE
-            }
-        },
+    match result {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
-            eprintln!("invalid scenario: {e}");
-            std::process::ExitCode::from(2)
+            eprintln!("{e}");
+            ExitCode::from(2)
         }
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn scenario(input: &str) -> Result<String, String> {
+    use crashloop_explorer::engine::{explore, Scenario};
+    let input = if input.trim().is_empty() { "{}" } else { input };
+    let s: Scenario = serde_json::from_str(input).map_err(|e| format!("invalid scenario: {e}"))?;
+    serde_json::to_string_pretty(&explore(&s)).map_err(|e| e.to_string())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pod(args: &[String], input: &str) -> Result<String, String> {
+    use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+    use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
+    use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod};
+    use crashloop_explorer::formats::time::parse_rfc3339;
+
+    let mut now = None;
+    let mut version = KubeletVersion::default();
+    let mut config = KubeletConfig::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value: see --help"))?;
+        match flag.as_str() {
+            "--now" => now = Some(parse_rfc3339(value)?),
+            "--version" => {
+                version = KubeletVersion::parse(value).ok_or_else(|| {
+                    format!("--version {value:?}: not a modelled kubelet version (1.31 to 1.37)")
+                })?
+            }
+            "--config" => {
+                config = serde_json::from_str(value)
+                    .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))?
+            }
+            other => return Err(format!("unknown option {other:?}: see --help")),
+        }
+    }
+    config.kubelet_version = Some(version);
+    let backoff = resolve(&config).map_err(|e| e.to_string())?;
+    let label = format!(
+        "kubelet {} with this configuration ({} / {})",
+        version.name(),
+        crashloop_explorer::engine::duration::format_human_ms(backoff.initial_ms),
+        crashloop_explorer::engine::duration::format_human_ms(backoff.max_ms)
+    );
+    let now = match now {
+        Some(t) => t,
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64),
+    };
+    let (pod, mut notes) = parse_pod(input, version)?;
+    let node = NodeAssumption {
+        backoff,
+        version,
+        label,
+    };
+    let mut d = diagnose(&pod, &node, now);
+    notes.append(&mut d.notes);
+    d.notes = notes;
+    serde_json::to_string_pretty(&diagnosis_json(&d)).map_err(|e| e.to_string())
 }

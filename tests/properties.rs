@@ -2,13 +2,16 @@
 //! numbers keep their invariants; for any string a parser answers, never panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
 use crashloop_explorer::engine::duration::parse_go_duration;
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
+use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
 use crashloop_explorer::engine::simulate::{Offsets, HOUSEKEEPING_MS, LOAD_WINDOW_MS};
 use crashloop_explorer::engine::{simulate, Group, Requeue, Scenario, ScenarioSpec, Semantics};
 use crashloop_explorer::formats::manifest::parse_job_manifest;
+use crashloop_explorer::formats::pod::parse_pod;
 use crashloop_explorer::formats::yaml;
 use crashloop_explorer::share;
 use proptest::prelude::*;
@@ -56,6 +59,21 @@ fn scenario_spread(spread_ms: RangeInclusive<u64>) -> impl Strategy<Value = Scen
 /// Lockstep pods.
 fn scenario() -> impl Strategy<Value = Scenario> {
     scenario_spread(0..=0)
+}
+
+fn node() -> NodeAssumption {
+    NodeAssumption {
+        backoff: resolve(&KubeletConfig::default()).expect("defaults resolve"),
+        version: KubeletVersion::V1_37,
+        label: "defaults".into(),
+    }
+}
+
+/// Reads any text as a pod and diagnoses what it reads.
+fn diagnose_text(s: &str) {
+    if let Ok((pod, _)) = parse_pod(s, KubeletVersion::V1_37) {
+        let _ = diagnose(&pod, &node(), 0);
+    }
 }
 
 proptest! {
@@ -160,6 +178,28 @@ proptest! {
         let _ = parse_job_manifest(&s);
         let _ = serde_json::from_str::<Scenario>(&s);
         let _ = serde_json::from_str::<JobManifest>(&s).map(|m| m.validate());
+        diagnose_text(&s);
+        diagnose_text(&format!("Name: x\nContainers:\n  app:\n{s}"));
+    }
+
+    /// A real pod's numbers pushed anywhere: read and diagnosed, never a panic.
+    #[test]
+    fn any_pod_numbers_are_diagnosed(
+        restarts in 0u64..=2_147_483_647,
+        exit in -5i64..=300,
+        run_s in 0u64..=100_000,
+        wait in "[0-9]{1,6}(ms|s|m|h)",
+        now_s in 0i64..=4_000_000_000,
+    ) {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/web-0.json"))
+            .unwrap_or_default()
+            .replace("\"restartCount\": 5", &format!("\"restartCount\": {restarts}"))
+            .replace("\"exitCode\": 1", &format!("\"exitCode\": {exit}"))
+            .replace("back-off 2m40s", &format!("back-off {wait}"))
+            .replace("2026-11-20T10:00:03Z", &crashloop_explorer::formats::time::format_rfc3339(1_795_168_800_000 + run_s as i64 * 1000));
+        if let Ok((pod, _)) = parse_pod(&text, KubeletVersion::V1_37) {
+            let _ = diagnose(&pod, &node(), now_s * 1000);
+        }
     }
 
     #[test]
@@ -168,6 +208,7 @@ proptest! {
         let _ = yaml::parse(&s);
         let _ = parse_job_manifest(&s);
         let _ = FailureScript::parse(&s, "main", 1_000);
+        diagnose_text(&s);
     }
 
     #[test]

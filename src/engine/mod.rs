@@ -9,6 +9,7 @@ pub mod field;
 pub mod job;
 pub mod lifecycle;
 pub mod limiter;
+pub mod pod;
 pub mod presets;
 pub mod restart_rules;
 pub mod rng;

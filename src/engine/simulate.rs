@@ -18,9 +18,9 @@ pub const FIRST_MINUTES_MS: Ms = 300_000;
 /// A backstop far above anything the validated ranges allow (24 h at 25 ms).
 const MAX_RESTARTS: usize = 4_000_000;
 /// The pod worker's recheck period before k/k#133066 (`backOffPeriod`).
-const PERIODIC_RECHECK_MS: Ms = 10_000;
+pub const PERIODIC_RECHECK_MS: Ms = 10_000;
 /// k/k#133066 clamps the requeue to at most a minute.
-const MAX_REQUEUE_MS: Ms = 60_000;
+pub const MAX_REQUEUE_MS: Ms = 60_000;
 /// Points on the band's time axis.
 const BAND_SAMPLES: u64 = 240;
 

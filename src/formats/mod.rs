@@ -6,4 +6,6 @@
 
 pub mod link;
 pub mod manifest;
+pub mod pod;
+pub mod time;
 pub mod yaml;

@@ -1,0 +1,476 @@
+//! A real pod, as kubectl showed it, and where each container stands on the
+//! CrashLoopBackOff curve: the backoff now, when it restarts next, whether
+//! the next run resets the curve, and what other configurations would do.
+//!
+//! Times here are wall-clock milliseconds since the Unix epoch (the pod's
+//! timestamps); "now" is passed in. The kubelet's rules are those of
+//! `simulate` (kuberuntime_manager.go `doBackOff`, client-go `Backoff`, the
+//! housekeeping GC), applied from the pod's last restart.
+
+use serde::{Deserialize, Serialize};
+
+use super::backoff::{Backoff, ExpiryRule, Ms};
+use super::config::{EffectiveBackoff, KubeletVersion, Semantics, FLAT_RESET_MS};
+use super::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
+use super::restart_rules::{ContainerRestart, Verdict};
+use super::rng::SplitMix64;
+use super::scenario::{Requeue, RestartPolicy};
+use super::simulate::{gc_time, next_start, MAX_REQUEUE_MS, PERIODIC_RECHECK_MS};
+
+/// Wall-clock milliseconds since the Unix epoch.
+pub type Epoch = i64;
+
+/// Where a container sits in its pod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContainerKind {
+    Regular,
+    /// An init container that runs to completion before the others.
+    Init,
+    /// A restartable init container (`restartPolicy: Always`).
+    Sidecar,
+}
+
+/// A container's end, from `state.terminated` or `lastState.terminated`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Terminated {
+    pub exit_code: i32,
+    pub reason: String,
+    pub started_at: Option<Epoch>,
+    pub finished_at: Option<Epoch>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObservedState {
+    /// `state.waiting`: its reason (`CrashLoopBackOff`) and the kubelet's message.
+    Waiting {
+        reason: String,
+        message: String,
+    },
+    Running {
+        started_at: Option<Epoch>,
+    },
+    Terminated(Terminated),
+    /// No state reported yet.
+    Unknown,
+}
+
+/// One container of the pod, validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObservedContainer {
+    pub name: String,
+    pub kind: ContainerKind,
+    /// Its own restart settings (KEP-5307); empty when it follows the pod.
+    pub restart: ContainerRestart,
+    pub restart_count: u64,
+    pub state: ObservedState,
+    pub last_terminated: Option<Terminated>,
+}
+
+/// The pod, as read from kubectl's output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodObservation {
+    pub name: String,
+    pub namespace: String,
+    /// `None` where the output does not say (`kubectl describe`): Always assumed.
+    pub restart_policy: Option<RestartPolicy>,
+    /// `status.startTime`, else the creation time.
+    pub started_at: Option<Epoch>,
+    pub containers: Vec<ObservedContainer>,
+    /// `Back-off restarting failed container` events, as printed.
+    pub backoff_events: Vec<String>,
+}
+
+/// One row of the "what would change" table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Alternative {
+    pub label: String,
+    pub initial_ms: Ms,
+    pub max_ms: Ms,
+    pub backoff_ms: Ms,
+    pub next_restart_at: Option<Epoch>,
+    pub restarts_next_hour: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerDiagnosis {
+    pub name: String,
+    pub kind: ContainerKind,
+    pub restart_count: u64,
+    /// `CrashLoopBackOff`, `Running`, `Completed`, `Error`…
+    pub state: String,
+    /// The wait before the next restart, from the kubelet's message when it
+    /// gives one, else from the configuration.
+    pub backoff_ms: Option<Ms>,
+    /// The kubelet's own figure (the waiting message), when there is one.
+    pub message_backoff_ms: Option<Ms>,
+    /// Which wait of the curve this is (1 is the initial backoff).
+    pub curve_step: Option<u32>,
+    pub next_restart_at: Option<Epoch>,
+    /// The latest the pod worker may act, with this version's requeue timing.
+    pub next_restart_latest_at: Option<Epoch>,
+    pub countdown_ms: Option<i64>,
+    /// At the current crash interval and wait.
+    pub restarts_per_hour: Option<f64>,
+    /// The last run: `finishedAt − startedAt`.
+    pub run_ms: Option<Ms>,
+    pub exit_code: Option<i32>,
+    /// Running past this moment makes the next exit start the curve over.
+    pub resets_if_runs_until: Option<Epoch>,
+    /// Whether the last run's length would reset the curve if repeated.
+    pub run_resets_curve: bool,
+    /// The restart policy's answer for the last exit.
+    pub verdict: String,
+    pub notes: Vec<String>,
+    pub alternatives: Vec<Alternative>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDiagnosis {
+    pub pod: String,
+    pub namespace: String,
+    /// How old the pod is at "now".
+    pub age_ms: Option<Ms>,
+    pub containers: Vec<ContainerDiagnosis>,
+    pub notes: Vec<String>,
+}
+
+/// The configuration the diagnosis assumes for the node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeAssumption {
+    pub backoff: EffectiveBackoff,
+    pub version: KubeletVersion,
+    pub label: String,
+}
+
+/// The wait the kubelet's message states: `back-off 2m40s restarting failed
+/// container=app pod=web-0_default(…)`.
+pub fn message_backoff(message: &str) -> Option<Ms> {
+    let rest = message.split("back-off ").nth(1)?;
+    let word = rest.split_whitespace().next()?;
+    let ns = parse_go_duration(word).ok()?;
+    (ns >= 0).then_some((ns / NANOS_PER_MS) as Ms)
+}
+
+/// The wait after `restarts` restarts without a reset: none before the first
+/// restart (no entry yet), then initial, doubling, capped.
+pub fn curve_wait(initial: Ms, max: Ms, restarts: u64) -> Ms {
+    if restarts == 0 {
+        return 0;
+    }
+    let shift = (restarts - 1).min(40) as u32;
+    initial.saturating_mul(1u64 << shift.min(62)).min(max)
+}
+
+/// The smallest step `k ≥ 1` at which the curve waits `wait`.
+fn step_of(initial: Ms, max: Ms, wait: Ms) -> Option<u32> {
+    (1..=64u32).find(|&k| curve_wait(initial, max, u64::from(k)) == wait)
+}
+
+const HOUR_MS: Epoch = 3_600_000;
+
+/// Restarts in `[now, now + 1 h)` from a container that exited at `exit`,
+/// last restarted at `last_restart` with `wait` as its entry, running `run`
+/// each time: the kubelet's rules (first restart at once after a reset, the
+/// GC), restarts at expiry.
+fn restarts_next_hour(
+    initial: Ms,
+    max: Ms,
+    wait: Ms,
+    last_restart: Epoch,
+    exit: Epoch,
+    run: Ms,
+    now: Epoch,
+) -> (Option<Epoch>, u64) {
+    // Relative times keep the engine's unsigned clock.
+    let origin = last_restart.min(exit).min(now);
+    let rel = |t: Epoch| (t - origin).max(0) as Ms;
+    let mut b = Backoff::<()>::new(initial, max, 0.0, ExpiryRule::After(FLAT_RESET_MS));
+    b.store(&(), wait, rel(last_restart));
+    let mut rng = SplitMix64::new(0);
+    let (end, mut count, mut exit_at, mut first) = (rel(now + HOUR_MS), 0, rel(exit), None);
+    for _ in 0..100_000 {
+        let start = next_start(
+            &mut b,
+            Semantics::Kubelet,
+            Requeue::Ideal,
+            exit_at,
+            &mut rng,
+        )
+        .at;
+        if start >= end {
+            break;
+        }
+        first.get_or_insert(start);
+        if start >= rel(now) {
+            count += 1;
+        }
+        exit_at = start + run.max(1);
+    }
+    (first.map(|t| origin + t as Epoch), count)
+}
+
+/// How late the pod worker may act after the wait ends: 1.35+ requeues at
+/// the expiry clamped to a minute and jittered up to 1.5× (up to half the
+/// last interval, ≤ 30 s); before, it rechecked every 10-15 s.
+fn requeue_lag(version: KubeletVersion, wait: Ms) -> Ms {
+    if version.requeues_at_expiry() {
+        wait.min(MAX_REQUEUE_MS) / 2
+    } else {
+        PERIODIC_RECHECK_MS * 3 / 2
+    }
+}
+
+fn state_word(c: &ObservedContainer) -> String {
+    match &c.state {
+        ObservedState::Waiting { reason, .. } if !reason.is_empty() => reason.clone(),
+        ObservedState::Waiting { .. } => "Waiting".into(),
+        ObservedState::Running { .. } => "Running".into(),
+        ObservedState::Terminated(t) if !t.reason.is_empty() => t.reason.clone(),
+        ObservedState::Terminated(t) if t.exit_code == 0 => "Completed".into(),
+        ObservedState::Terminated(_) => "Error".into(),
+        ObservedState::Unknown => "Unknown".into(),
+    }
+}
+
+/// The other configurations people ask about, with the chosen one first.
+fn alternatives(chosen: &NodeAssumption) -> Vec<(String, Ms, Ms)> {
+    let b = &chosen.backoff;
+    let mut out = vec![(chosen.label.clone(), b.initial_ms, b.max_ms)];
+    for (label, i, m) in [
+        ("today's default (10 s / 5 min)", 10_000, 300_000),
+        (
+            "ReduceDefaultCrashLoopBackOffDecay + maxContainerRestartPeriod: 60s (1 s / 1 min)",
+            1_000,
+            60_000,
+        ),
+        (
+            "ReduceDefaultCrashLoopBackOffDecay alone, 1.35+ (1 s / 5 min)",
+            1_000,
+            300_000,
+        ),
+        (
+            "maxContainerRestartPeriod: 30s (10 s / 30 s)",
+            10_000,
+            30_000,
+        ),
+        (
+            "maxContainerRestartPeriod: 60s (10 s / 1 min)",
+            10_000,
+            60_000,
+        ),
+        (
+            "maxContainerRestartPeriod: 2m (10 s / 2 min)",
+            10_000,
+            120_000,
+        ),
+    ] {
+        if (i, m) != (b.initial_ms, b.max_ms) {
+            out.push((label.to_owned(), i, m));
+        }
+    }
+    out
+}
+
+/// What the curve tells of a message's wait that the chosen configuration
+/// does not give: which configurations fit it.
+fn fits(wait: Ms, restarts: u64, chosen: &EffectiveBackoff) -> Vec<String> {
+    let mut out = vec![];
+    let uncapped = curve_wait(chosen.initial_ms, Ms::MAX, restarts);
+    if wait < uncapped && (1_000..=300_000).contains(&wait) {
+        out.push(format!(
+            "a maximum of {} fits (crashLoopBackOff.maxContainerRestartPeriod: {}, KubeletCrashLoopBackOffMax on)",
+            format_go_duration_ms(wait),
+            format_go_duration_ms(wait)
+        ));
+    }
+    if curve_wait(1_000, 300_000, restarts) == wait || curve_wait(1_000, 60_000, restarts) == wait {
+        out.push("a 1 s initial fits (ReduceDefaultCrashLoopBackOffDecay on)".into());
+    }
+    if let Some(k) =
+        step_of(chosen.initial_ms, chosen.max_ms, wait).filter(|&k| u64::from(k) < restarts)
+    {
+        out.push(format!(
+            "the chosen curve at its step {k}, not {restarts}: the curve started over since (a run over 10 min, the backoff GC, a changed container spec or a kubelet restart), while restartCount kept counting"
+        ));
+    }
+    out
+}
+
+/// Where the container stands, and what comes next.
+fn diagnose_container(
+    pod: &PodObservation,
+    c: &ObservedContainer,
+    node: &NodeAssumption,
+    now: Epoch,
+) -> ContainerDiagnosis {
+    let b = &node.backoff;
+    let mut notes = vec![];
+    let pod_policy = match c.kind {
+        ContainerKind::Sidecar => RestartPolicy::Always,
+        // Init containers of an Always pod restart on failure.
+        ContainerKind::Init if pod.restart_policy != Some(RestartPolicy::Never) => {
+            RestartPolicy::OnFailure
+        }
+        _ => pod.restart_policy.unwrap_or_default(),
+    };
+    let last = match &c.state {
+        ObservedState::Terminated(t) => Some(t.clone()),
+        _ => c.last_terminated.clone(),
+    };
+    let run_ms = last
+        .as_ref()
+        .and_then(|t| Some((t.finished_at? - t.started_at?).max(0) as Ms));
+    let exit_code = last.as_ref().map(|t| t.exit_code);
+    let verdict = exit_code.map(|code| c.restart.after_exit(pod_policy, code));
+    let verdict_text = match (exit_code, verdict) {
+        (Some(code), Some(v)) => {
+            format!("exit {code}: {}", v.describe(c.restart.policy(pod_policy)))
+        }
+        _ => "no exit yet".to_owned(),
+    };
+    let message = match &c.state {
+        ObservedState::Waiting { message, .. } => message_backoff(message),
+        _ => None,
+    };
+    let configured = curve_wait(b.initial_ms, b.max_ms, c.restart_count);
+    let in_backoff =
+        matches!(&c.state, ObservedState::Waiting { reason, .. } if reason == "CrashLoopBackOff");
+    let backoff_ms = message.or((c.restart_count > 0 || in_backoff).then_some(configured));
+    if let Some(m) = message.filter(|&m| m != configured) {
+        notes.push(format!(
+            "the kubelet says back-off {} but {} gives {} at restartCount {}: the kubelet's figure is used",
+            format_go_duration_ms(m),
+            node.label,
+            format_go_duration_ms(configured),
+            c.restart_count
+        ));
+        notes.extend(fits(m, c.restart_count, b));
+    }
+    let curve_step = backoff_ms.and_then(|w| step_of(b.initial_ms, b.max_ms, w));
+    let restarts = verdict.is_some_and(Verdict::restarts);
+    let finished = last.as_ref().and_then(|t| t.finished_at);
+    let last_restart = last.as_ref().and_then(|t| t.started_at);
+    let mut next = None;
+    let mut latest = None;
+    let mut resets_until = None;
+    match (&c.state, restarts, finished, backoff_ms) {
+        (ObservedState::Running { started_at }, _, _, _) => {
+            resets_until = started_at.map(|s| s + FLAT_RESET_MS as Epoch);
+            notes.push(match resets_until {
+                Some(_) => "running: if it stays up past the reset moment, its next exit restarts at once on a fresh curve".into(),
+                None => "running".into(),
+            });
+        }
+        (_, false, _, _) if verdict.is_some() => {
+            notes.push("it will not restart: the restart policy keeps it down".into());
+        }
+        (_, true, Some(done), Some(wait)) => {
+            let mut at = done + wait as Epoch;
+            let mut lag = requeue_lag(node.version, wait);
+            // The housekeeping GC drops the entry 600 s after the last restart.
+            // (Housekeeping passes are taken on whole 2 s of the clock.)
+            if let Some(gc) =
+                last_restart.map(|s| gc_time(s.max(0) as Ms, b.reset_after_ms) as Epoch)
+            {
+                if gc < at {
+                    notes.push(format!(
+                        "the backoff GC drops the entry {} after the last restart, before the {} wait ends: it restarts then, on a fresh curve",
+                        format_go_duration_ms(b.reset_after_ms),
+                        format_go_duration_ms(wait)
+                    ));
+                    at = gc;
+                    lag = MAX_REQUEUE_MS / 2;
+                }
+            }
+            next = Some(at);
+            latest = Some(at + lag as Epoch);
+            resets_until = Some(at + FLAT_RESET_MS as Epoch);
+        }
+        _ => {}
+    }
+    if !in_backoff && next.is_some() {
+        notes.push(format!(
+            "state {}: not in CrashLoopBackOff right now",
+            state_word(c)
+        ));
+    }
+    let run_resets_curve = run_ms.is_some_and(|r| r > b.reset_after_ms);
+    if run_resets_curve {
+        notes.push(
+            "its runs last longer than the reset threshold: each exit restarts at once".into(),
+        );
+    }
+    let restarts_per_hour = match (run_ms, backoff_ms, restarts) {
+        (Some(r), Some(w), true) if r + w > 0 => Some(3_600_000.0 / (r + w) as f64),
+        _ => None,
+    };
+    let alternatives = match (finished, last_restart, restarts) {
+        (Some(done), Some(started), true) => alternatives(node)
+            .into_iter()
+            .map(|(label, i, m)| {
+                let wait = curve_wait(i.min(m), m, c.restart_count.max(1));
+                let (first, n) =
+                    restarts_next_hour(i.min(m), m, wait, started, done, run_ms.unwrap_or(0), now);
+                Alternative {
+                    label,
+                    initial_ms: i.min(m),
+                    max_ms: m,
+                    backoff_ms: wait,
+                    next_restart_at: first,
+                    restarts_next_hour: n,
+                }
+            })
+            .collect(),
+        _ => vec![],
+    };
+    ContainerDiagnosis {
+        name: c.name.clone(),
+        kind: c.kind,
+        restart_count: c.restart_count,
+        state: state_word(c),
+        backoff_ms,
+        message_backoff_ms: message,
+        curve_step,
+        next_restart_at: next,
+        next_restart_latest_at: latest,
+        countdown_ms: next.map(|t| t - now),
+        restarts_per_hour,
+        run_ms,
+        exit_code,
+        resets_if_runs_until: resets_until,
+        run_resets_curve,
+        verdict: verdict_text,
+        notes,
+        alternatives,
+    }
+}
+
+/// Each container of the pod, diagnosed under the node's assumed
+/// configuration at `now`.
+pub fn diagnose(pod: &PodObservation, node: &NodeAssumption, now: Epoch) -> PodDiagnosis {
+    let mut notes = vec![];
+    if pod.restart_policy.is_none() {
+        notes.push("the output does not show the pod's restartPolicy: Always assumed".into());
+    }
+    if !pod.backoff_events.is_empty() {
+        notes.push(format!(
+            "{} Back-off event line(s): the kubelet found a container still in backoff at each",
+            pod.backoff_events.len()
+        ));
+    }
+    PodDiagnosis {
+        pod: pod.name.clone(),
+        namespace: pod.namespace.clone(),
+        age_ms: pod.started_at.map(|s| (now - s).max(0) as Ms),
+        containers: pod
+            .containers
+            .iter()
+            .map(|c| diagnose_container(pod, c, node, now))
+            .collect(),
+        notes,
+    }
+}

@@ -1,0 +1,108 @@
+//! The native command, run as users run it.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture")
+}
+
+#[test]
+fn pod_prints_each_containers_next_restart() {
+    let (code, out, _) = run(
+        &["pod", "--now", "2026-11-20T10:01:00Z"],
+        &fixture("web-0.json"),
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["pod"], "web-0");
+    let app = v["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "app")
+        .unwrap();
+    assert_eq!(app["restartCount"], 5);
+    assert_eq!(app["state"], "CrashLoopBackOff");
+    assert_eq!(app["backoffMs"], 160_000);
+    assert_eq!(app["nextRestartAt"], "2026-11-20T10:02:43Z");
+    assert_eq!(app["nextRestartLatestAt"], "2026-11-20T10:03:13Z");
+    assert_eq!(
+        (app["runMs"].as_u64(), app["exitCode"].as_i64()),
+        (Some(3_000), Some(1))
+    );
+    assert_eq!(app["resetsIfRunsUntil"], "2026-11-20T10:12:43Z");
+    // A 1 min cap on 1.37: the same pod would wait 1 min and restart at 10:01:03.
+    let (_, out, _) = run(
+        &[
+            "pod",
+            "--now",
+            "2026-11-20T10:01:00Z",
+            "--config",
+            r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"60s"}}"#,
+        ],
+        &fixture("api-describe.txt"),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["containers"][0]["nextRestartAt"], "2026-11-20T09:51:45Z");
+}
+
+#[test]
+fn what_is_not_a_pod_exits_2_with_a_message() {
+    let (code, out, err) = run(&["pod"], "apiVersion: apps/v1\nkind: Deployment\n");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.starts_with("this is a Deployment, not a Pod"), "{err}");
+    let (code, _, err) = run(&["pod", "--version", "1.99"], &fixture("web-0.json"));
+    assert_eq!(code, 2);
+    assert!(err.contains("not a modelled kubelet version"));
+    let (code, _, err) = run(
+        &[
+            "pod",
+            "--config",
+            r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"301s"}}"#,
+        ],
+        &fixture("web-0.json"),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("must be set between 1s and 300s"), "{err}");
+}
+
+#[test]
+fn help_and_the_bare_scenario() {
+    let (code, out, _) = run(&["--help"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("crashloop-explorer pod [--now RFC3339]"));
+    let (code, out, _) = run(
+        &[],
+        r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep"}"#,
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("\"restartsAtMs\""));
+}
