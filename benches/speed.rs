@@ -146,6 +146,7 @@ fn main() {
                     timeline: &e.timeline,
                 }],
                 look: Default::default(),
+                marker_ms: None,
             };
             draw_restarts(&parts[0], &d).ok();
             draw_delays(&parts[1], &d).ok();

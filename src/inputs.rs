@@ -30,6 +30,8 @@ pub struct Inputs {
     /// The gate and field controls, kept while a custom curve is in use.
     pub config: KubeletConfig,
     pub compared: Vec<CompareRef>,
+    /// A moment marked on the time charts: a diagnosed pod's age at "now".
+    pub marker_ms: Option<crate::engine::Ms>,
 }
 
 impl Default for Inputs {
@@ -43,6 +45,7 @@ impl Default for Inputs {
             },
             config,
             compared: vec![],
+            marker_ms: None,
         }
     }
 }

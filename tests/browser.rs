@@ -795,3 +795,48 @@ async fn a_restart_rule_group_changes_the_chart() {
         .contains("dropped by the API server"));
     assert_eq!(page.text("sum-restarts-pod-5m"), "0");
 }
+
+#[wasm_bindgen_test]
+async fn a_pasted_pod_is_diagnosed_and_explored() {
+    let page = Page::mount_ideal().await;
+    let charts = page.charts();
+    page.type_into("pod-now", "2026-11-20T10:01:00Z").await;
+    page.type_into("pod-text", include_str!("fixtures/web-0.json"))
+        .await;
+    // The sidecar (an init container status) comes first, then app.
+    assert_eq!(page.text("pod-state-1"), "CrashLoopBackOff");
+    assert!(page
+        .text("pod-next-1")
+        .starts_with("2026-11-20T10:02:43Z (at the latest 2026-11-20T10:03:13Z)"));
+    assert_eq!(page.text("pod-countdown-1"), "in 1 min 43 s");
+    assert!(page
+        .text("pod-backoff-1")
+        .starts_with("2 min 40 s (step 5 of the curve)"));
+    let table = page.text("pod-alternatives-1");
+    assert!(
+        table.contains("1 s / 1 min") && table.contains("57"),
+        "{table}"
+    );
+    // A wrong paste says so and keeps the last good diagnosis.
+    page.type_into("pod-text", "kind: Deployment").await;
+    assert!(page
+        .text("pod-text-error")
+        .starts_with("this is a Deployment, not a Pod"));
+    assert_eq!(page.text("pod-countdown-1"), "in 1 min 43 s");
+    page.type_into("pod-text", include_str!("fixtures/web-0.json"))
+        .await;
+    // Explore: a 3 s crash interval, and the pod marked at 21 min.
+    page.click("pod-explore-1").await;
+    assert!(page.text("marker-note").contains("21 min"));
+    assert_eq!(page.text("run-value"), "3 s");
+    assert_ne!(page.charts(), charts);
+    // The pod's text never reaches the link.
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    let search: String = web_sys::window().unwrap().location().search().unwrap();
+    assert!(
+        search.contains("mk=21m0s") && !search.contains("registry.example"),
+        "{search}"
+    );
+    page.click("clear-marker").await;
+    assert!(page.root.query_selector("#marker-note").unwrap().is_none());
+}

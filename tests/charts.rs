@@ -30,6 +30,7 @@ fn data(e: &Exploration) -> ChartData<'_> {
             timeline: &e.timeline,
         }],
         look: Default::default(),
+        marker_ms: None,
     }
 }
 

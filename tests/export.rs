@@ -52,6 +52,7 @@ fn svg_is_the_same_drawing() {
             timeline: &e.timeline,
         }],
         look: Default::default(),
+        marker_ms: None,
     };
     for c in Kind::ALL {
         let doc = svg(c, &data, &FontText);

@@ -71,6 +71,16 @@ pub struct ChartProps {
 struct Inputs(Kind, Vec<usize>, (u32, u32, u64), bool);
 
 /// The live scenario first, then the compared ones that are valid.
+/// What the charts draw for this state (the canvas and the SVG export alike).
+pub fn chart_data(state: &State, look: Look) -> ChartData<'_> {
+    ChartData {
+        reference: &state.shown.reference,
+        series: series_of(state),
+        look,
+        marker_ms: state.inputs.marker_ms,
+    }
+}
+
 pub fn series_of(state: &State) -> Vec<Series<'_>> {
     let e = &*state.shown;
     let mut series = vec![Series {
@@ -215,12 +225,7 @@ fn draw_chart(
         return;
     };
     let area = backend.into_drawing_area();
-    let data = ChartData {
-        reference: &state.shown.reference,
-        series: series_of(state),
-        look,
-    };
-    match kind.draw(&area, &data) {
+    match kind.draw(&area, &chart_data(state, look)) {
         Ok(a) => *axes.borrow_mut() = a,
         Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
     }

@@ -6,7 +6,6 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::state::State;
-use crate::chart::ChartData;
 use crate::chart::Kind;
 use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
 
@@ -52,11 +51,7 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
         let svg_link = {
             let state = state.clone();
             on_click_set_href(move || {
-                let data = ChartData {
-                    reference: &state.shown.reference,
-                    series: super::charts::series_of(&state),
-                    look: crate::chart::Look::default(),
-                };
+                let data = super::charts::chart_data(&state, crate::chart::Look::default());
                 // Without a canvas to measure on, plotters' own way still makes the file.
                 let svg = match super::canvas::CanvasText::offscreen() {
                     Some(text) => svg(c, &data, &text),

@@ -5,6 +5,7 @@
 pub mod canvas;
 pub mod charts;
 pub mod controls;
+pub mod diagnose;
 pub mod exports;
 pub mod hooks;
 pub mod job;
@@ -20,6 +21,7 @@ use crate::inputs::{Page, View};
 use crate::share::{self, Notice};
 use charts::Chart;
 use controls::Embed;
+use diagnose::PodPanel;
 use exports::ExportPanel;
 use hooks::{use_embed_height, use_theme, use_url_sync};
 use job::{JobState, JobView};
@@ -28,7 +30,7 @@ use panels::{
     api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, AuditPanel,
     ComparePanel, CompareTable, CurvePanel, KubeletPanel, SummaryTable, TimingPanel, WorkloadPanel,
 };
-use state::State;
+use state::{Action, State};
 
 /// Mounts the explorer into `<body>`, unless the page only wants the JS API
 /// (`<body data-crashloop="api">`).
@@ -232,9 +234,14 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     </div>
                     <section class="results" aria-label="Results">
+                        <PodPanel version={state.version()} config={state.inputs.config.clone()} dispatch={state.dispatcher()} />
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         { gc_note(&state.shown.timeline) }
+                        if let Some(m) = state.inputs.marker_ms {
+                            <p class="note" id="marker-note">{ format!("The red dashed line marks the diagnosed pod at {} old (its restarts before it are this model's, from the observed crash interval). ", crate::engine::duration::format_human_ms(m)) }
+                                <button type="button" id="clear-marker" onclick={{ let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMarker)) }}>{"Clear the marker"}</button></p>
+                        }
                         <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
                         <Chart kind={Kind::Delays} state={state.clone()} dark={dark} />
                         <Chart kind={Kind::Load} state={state.clone()} dark={dark} />

@@ -10,6 +10,7 @@ use crate::engine::config::{DEFAULT_INITIAL_MS, DEFAULT_MAX_MS};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
+use crate::engine::scenario::HORIZON_RANGE_MS;
 use crate::engine::{
     explore_with, node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind,
     Exploration, Group, KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy,
@@ -89,6 +90,17 @@ pub enum Action {
     Uncompare(usize),
     /// Loads a whole scenario (an audit row's "show me").
     Load(ScenarioSpec),
+    /// Loads a diagnosed pod's container into the charts, marked at its age.
+    ExplorePod(PodGroup),
+    ClearMarker,
+}
+
+/// What "Explore this pod" carries over: the container's crash interval and
+/// restart settings, and the pod's age at "now" (never the pod's text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodGroup {
+    pub group: Group,
+    pub marker_ms: Option<Ms>,
 }
 
 pub enum GroupEdit {
@@ -260,6 +272,7 @@ impl State {
             spec,
             config,
             compared,
+            ..
         } = &inputs;
         let resolved = resolve(&KubeletConfig {
             semantics: Some(spec.model),
@@ -370,6 +383,7 @@ impl Reducible for State {
             spec,
             config,
             compared,
+            marker_ms,
         } = &mut inputs;
         match action {
             Action::Model(m) => spec.model = m,
@@ -478,6 +492,24 @@ impl Reducible for State {
                     compared.remove(i);
                 }
             }
+            Action::ExplorePod(p) => {
+                // The node keeps its pod count; the charts follow this container.
+                let pods = spec.effective_groups().first().map_or(1, |g| g.pods);
+                spec.groups = vec![Group { pods, ..p.group }];
+                spec.pods = None;
+                spec.run_ms = None;
+                spec.chart_group = 0;
+                // The horizon grows to show the pod's age (up to a day).
+                *marker_ms = p.marker_ms.filter(|m| HORIZON_RANGE_MS.contains(m));
+                if let Some(m) = *marker_ms {
+                    if m >= spec.horizon_ms {
+                        let minutes = (m + m / 5).div_ceil(60_000) * 60_000;
+                        spec.horizon_ms =
+                            minutes.clamp(*HORIZON_RANGE_MS.start(), *HORIZON_RANGE_MS.end());
+                    }
+                }
+            }
+            Action::ClearMarker => *marker_ms = None,
             Action::Load(new) => {
                 if let Some(c) = &new.config {
                     *config = c.clone();

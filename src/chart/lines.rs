@@ -22,6 +22,8 @@ pub struct ChartData<'a> {
     pub reference: &'a Timeline,
     pub series: Vec<Series<'a>>,
     pub look: Look,
+    /// A moment to mark on the time charts: a diagnosed pod's "now".
+    pub marker_ms: Option<Ms>,
 }
 
 impl ChartData<'_> {
@@ -163,6 +165,8 @@ pub(super) struct Extras {
     pub(super) marks: Vec<(f64, f64)>,
     /// Points to ring, and what they are.
     pub(super) dots: Option<(&'static str, Vec<(f64, f64)>)>,
+    /// A moment (seconds) to mark with a vertical line.
+    pub(super) now_s: Option<f64>,
 }
 
 /// The live scenario's restarts that the kubelet's backoff GC brought
@@ -240,6 +244,19 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .map(|&(x, y)| Circle::new((x / scale, y), r, style)),
         )?;
         legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
+    }
+    if let Some(x) = extras.now_s {
+        let (style, (on, off)) = (look.line(LIMIT, 1.5), (look.px(4.0), look.px(3.0)));
+        chart.draw_series(DashedLineSeries::new(
+            [(x / scale, 0.0), (x / scale, y_max)],
+            on,
+            off,
+            style,
+        ))?;
+        legend.push((
+            "now (the diagnosed pod)".to_owned(),
+            Key::Line(style, (on, off)),
+        ));
     }
     if let Some((y, label)) = &extras.limit {
         let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));

@@ -20,7 +20,10 @@ pub fn draw_load<DB: DrawingBackend>(
         d.reference,
         &d.reference.node_requests_per_window,
     ))];
-    let mut extras = Extras::default();
+    let mut extras = Extras {
+        now_s: d.marker_ms.map(|m| m as f64 / 1000.0),
+        ..Extras::default()
+    };
     if let Some(live) = d.series.first() {
         let t = live.timeline;
         lines.push(Line::of(

@@ -43,6 +43,7 @@ pub fn draw_restarts<DB: DrawingBackend>(
         Extras {
             band,
             dots: gc_dots(d, |i, at| (at as f64 / 1000.0, (i + 1) as f64)),
+            now_s: d.marker_ms.map(|m| m as f64 / 1000.0),
             ..Default::default()
         },
     )

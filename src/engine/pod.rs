@@ -62,6 +62,9 @@ pub struct ObservedContainer {
     pub kind: ContainerKind,
     /// Its own restart settings (KEP-5307); empty when it follows the pod.
     pub restart: ContainerRestart,
+    /// The same as the spec spells them, to explore them.
+    pub own_policy: Option<RestartPolicy>,
+    pub rules: Vec<super::restart_rules::ContainerRestartRule>,
     pub restart_count: u64,
     pub state: ObservedState,
     pub last_terminated: Option<Terminated>,

@@ -797,6 +797,11 @@ const PARAMS: &[Param] = &[
         },
     },
     Param {
+        key: "mk",
+        write: |p| some(p.inputs.marker_ms, format_go_duration_ms),
+        read: |p, v, r| p.inputs.marker_ms = r.ms("mk", v, &HORIZON_RANGE_MS),
+    },
+    Param {
         key: "c",
         write: |p| {
             let ids: Vec<&str> = p

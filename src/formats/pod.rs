@@ -247,6 +247,8 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
                 name: cname,
                 kind,
                 restart,
+                own_policy: own_policy.and_then(RestartPolicy::parse),
+                rules,
                 restart_count,
                 state: state(s.get("state"), &format!("{field}.state"))?,
                 last_terminated: terminated(s.get("lastState"), &format!("{field}.lastState"))?,
@@ -322,6 +324,8 @@ fn parse_describe(text: &str) -> Result<PodRead, String> {
                             ContainerKind::Init
                         },
                         restart: ContainerRestart::default(),
+                        own_policy: None,
+                        rules: vec![],
                         restart_count: 0,
                         state: ObservedState::Unknown,
                         last_terminated: None,

@@ -1,0 +1,308 @@
+//! "Diagnose a pod": paste or drop what kubectl prints, see where each
+//! container stands on the curve and when it restarts next. The text stays
+//! in this component: it is never sent anywhere nor written into the link.
+//! The UI passes the clock to the engine (the moment of the paste, or one
+//! typed by hand); a live countdown ticks once a second.
+
+use std::rc::Rc;
+
+use gloo_timers::callback::Interval;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DragEvent, HtmlInputElement};
+use yew::prelude::*;
+
+use super::controls::{TextArea, TextField};
+use super::state::{Action, PodGroup, State};
+use crate::engine::config::{resolve, KubeletConfig, KubeletVersion, Semantics};
+use crate::engine::duration::format_human_ms;
+use crate::engine::pod::{
+    diagnose, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer, PodObservation,
+};
+use crate::engine::scenario::{ExitKind, Group, EXIT_CODE_RANGE, RUN_RANGE_MS};
+use crate::engine::Ms;
+use crate::formats::pod::{parse_pod, PodRead};
+use crate::formats::time::{format_rfc3339, parse_rfc3339};
+
+#[derive(Properties, PartialEq)]
+pub struct PodPanelProps {
+    /// The node's configuration as the view's controls set it.
+    pub version: KubeletVersion,
+    pub config: KubeletConfig,
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+fn clock_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// "in 1 min 43 s", "12 s ago".
+fn relative(ms: i64) -> String {
+    if ms >= 0 {
+        format!("in {}", format_human_ms(ms as Ms))
+    } else {
+        format!("{} ago", format_human_ms(ms.unsigned_abs()))
+    }
+}
+
+fn time(t: Option<i64>) -> String {
+    t.map_or_else(|| "—".to_owned(), format_rfc3339)
+}
+
+/// What "Explore this container" loads: its crash interval, exit and
+/// restart settings, and the pod's age.
+fn explore(
+    pod: &PodObservation,
+    c: &ObservedContainer,
+    d: &ContainerDiagnosis,
+    age: Option<Ms>,
+) -> PodGroup {
+    let code = d.exit_code.unwrap_or(1);
+    let code = EXIT_CODE_RANGE.contains(&code).then_some(code);
+    PodGroup {
+        group: Group {
+            name: format!("{}/{}", pod.name, c.name)
+                .chars()
+                .take(40)
+                .collect(),
+            run_ms: d.run_ms.unwrap_or(0).min(*RUN_RANGE_MS.end()),
+            exit: ExitKind::of_code(d.exit_code.unwrap_or(1)),
+            exit_code: code,
+            restart_policy: match c.kind {
+                ContainerKind::Sidecar => crate::engine::RestartPolicy::Always,
+                _ => pod.restart_policy.unwrap_or_default(),
+            },
+            container_restart_policy: c.own_policy,
+            restart_policy_rules: c.rules.clone(),
+            ..Group::default()
+        },
+        marker_ms: age,
+    }
+}
+
+#[function_component]
+pub fn PodPanel(p: &PodPanelProps) -> Html {
+    let text = use_state(String::new);
+    // When the text arrived: the default "now".
+    let pasted_at = use_state(|| None::<i64>);
+    let now_text = use_state(String::new);
+    let tick = use_state(|| 0u64);
+    let read: Rc<Result<Rc<PodRead>, String>> = {
+        let version = p.version;
+        use_memo(((*text).clone(), version), |(t, v)| {
+            if t.trim().is_empty() {
+                Err(String::new())
+            } else {
+                parse_pod(t, *v).map(Rc::new)
+            }
+        })
+    };
+    // The last good reading stays while the text is wrong.
+    let last_good = use_mut_ref(|| None::<Rc<PodRead>>);
+    if let Ok(r) = &*read {
+        *last_good.borrow_mut() = Some(r.clone());
+    }
+    let shown = last_good.borrow().clone();
+    let typed_now = (!now_text.trim().is_empty()).then(|| parse_rfc3339(&now_text));
+    let now = match &typed_now {
+        Some(Ok(t)) => *t,
+        _ => pasted_at.unwrap_or_else(clock_ms),
+    };
+    let node = resolve(&KubeletConfig {
+        semantics: Some(Semantics::Kubelet),
+        kubelet_version: Some(p.version),
+        ..p.config.clone()
+    })
+    .map(|backoff| NodeAssumption {
+        label: format!(
+            "kubelet {} as configured here ({} / {})",
+            p.version.name(),
+            format_human_ms(backoff.initial_ms),
+            format_human_ms(backoff.max_ms)
+        ),
+        backoff,
+        version: p.version,
+    });
+    let diagnosis = match (&shown, &node) {
+        (Some(r), Ok(node)) => Some(diagnose(&r.0, node, now)),
+        _ => None,
+    };
+    // A live countdown while a restart is coming and "now" is the clock.
+    let live = typed_now.is_none()
+        && diagnosis
+            .as_ref()
+            .is_some_and(|d| d.containers.iter().any(|c| c.next_restart_at.is_some()));
+    {
+        let tick = tick.clone();
+        use_effect_with(live, move |&live| {
+            let timer = live.then(|| Interval::new(1_000, move || tick.set(clock_ms() as u64)));
+            move || drop(timer)
+        });
+    }
+    let set_text = {
+        let (text, pasted_at) = (text.clone(), pasted_at.clone());
+        move |t: String| {
+            pasted_at.set(Some(clock_ms()));
+            text.set(t);
+        }
+    };
+    let on_text = {
+        let set_text = set_text.clone();
+        Callback::from(set_text)
+    };
+    let read_file = {
+        let set_text = set_text.clone();
+        Callback::from(move |file: web_sys::File| {
+            let set_text = set_text.clone();
+            if file.size() > crate::formats::pod::MAX_POD_TEXT as f64 * 4.0 {
+                set_text(format!("(a {:.0} MB file)", file.size() / 1_048_576.0));
+                return;
+            }
+            yew::platform::spawn_local(async move {
+                if let Ok(t) = JsFuture::from(file.text()).await {
+                    set_text(t.as_string().unwrap_or_default());
+                }
+            });
+        })
+    };
+    let on_file = {
+        let read_file = read_file.clone();
+        Callback::from(move |e: Event| {
+            let file = e
+                .target_dyn_into::<HtmlInputElement>()
+                .and_then(|i| i.files())
+                .and_then(|f| f.get(0));
+            if let Some(f) = file {
+                read_file.emit(f);
+            }
+        })
+    };
+    let on_drop = Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        if let Some(f) = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        {
+            read_file.emit(f);
+        }
+    });
+    let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let error = match (&*read, &node) {
+        (Err(e), _) if !e.is_empty() => Some(e.clone()),
+        (_, Err(e)) => Some(format!("the view's kubelet configuration is refused: {e}")),
+        _ => None,
+    };
+    let now_error = match &typed_now {
+        Some(Err(e)) => Some(AttrValue::from(e.clone())),
+        _ => None,
+    };
+    let clock = if live {
+        clock_ms().max(*tick as i64)
+    } else {
+        now
+    };
+    let body = diagnosis.map(|d| {
+        let read = shown.clone();
+        let containers = d.containers.iter().enumerate().map(|(i, c)| {
+            let observed = read.as_ref().and_then(|r| r.0.containers.get(i)).cloned();
+            let explore_button = observed.filter(|_| c.run_ms.is_some()).map(|o| {
+                let (dispatch, pod) = (p.dispatch.clone(), read.clone());
+                let (cd, age) = (c.clone(), d.age_ms);
+                html! {
+                    <button type="button" id={format!("pod-explore-{i}")} onclick={Callback::from(move |_: MouseEvent| {
+                        if let Some(r) = &pod {
+                            dispatch.dispatch(Action::ExplorePod(explore(&r.0, &o, &cd, age)));
+                        }
+                    })}>{ format!("Explore {} in the charts", c.name) }</button>
+                }
+            });
+            let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
+            html! {
+                <div class="pod-container" id={format!("pod-c-{i}")}>
+                    <h3>{ format!("{} ", c.name) }<small>{ format!("{:?}", c.kind).to_lowercase() }</small></h3>
+                    <dl class="counters">
+                        <dt>{"state"}</dt><dd id={format!("pod-state-{i}")}>{ c.state.clone() }</dd>
+                        <dt>{"restartCount"}</dt><dd>{ c.restart_count }</dd>
+                        <dt>{"backoff now"}</dt><dd id={format!("pod-backoff-{i}")}>{
+                            c.backoff_ms.map_or("—".to_owned(), |b| format!("{}{step}{}", format_human_ms(b),
+                                if c.message_backoff_ms.is_some() { ", from the kubelet's message" } else { ", from the configuration" }))
+                        }</dd>
+                        <dt>{"next restart"}</dt><dd id={format!("pod-next-{i}")}>{
+                            match c.next_restart_at {
+                                Some(t) => format!("{} (at the latest {})", format_rfc3339(t), time(c.next_restart_latest_at)),
+                                None => "none coming".to_owned(),
+                            }
+                        }</dd>
+                        if let Some(t) = c.next_restart_at {
+                            <dt>{"countdown"}</dt><dd id={format!("pod-countdown-{i}")}>{ relative(t - clock) }</dd>
+                        }
+                        <dt>{"last run"}</dt><dd id={format!("pod-run-{i}")}>{
+                            c.run_ms.map_or("—".to_owned(), |r| format!("{} , exit code {}", format_human_ms(r), c.exit_code.map_or("?".into(), |e| e.to_string())))
+                        }</dd>
+                        <dt>{"restart policy"}</dt><dd>{ c.verdict.clone() }</dd>
+                        if let Some(r) = c.restarts_per_hour {
+                            <dt>{"at this cadence"}</dt><dd>{ format!("{r:.1} restarts per hour") }</dd>
+                        }
+                        if let Some(t) = c.resets_if_runs_until {
+                            <dt>{"resets the curve"}</dt><dd id={format!("pod-reset-{i}")}>{ format!("if it runs until {}", format_rfc3339(t)) }</dd>
+                        }
+                    </dl>
+                    if !c.notes.is_empty() {
+                        <ul class="notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                    }
+                    if !c.alternatives.is_empty() {
+                        <div class="table-scroll">
+                            <table id={format!("pod-alternatives-{i}")}>
+                                <caption>{"What would change"}</caption>
+                                <thead><tr><th>{"configuration"}</th><th>{"wait now"}</th><th>{"next restart"}</th><th>{"restarts in the next hour"}</th></tr></thead>
+                                <tbody>{ for c.alternatives.iter().map(|a| html! {
+                                    <tr>
+                                        <td>{ a.label.clone() }</td>
+                                        <td>{ format_human_ms(a.backoff_ms) }</td>
+                                        <td>{ time(a.next_restart_at) }</td>
+                                        <td>{ a.restarts_next_hour }</td>
+                                    </tr>
+                                }) }</tbody>
+                            </table>
+                        </div>
+                    }
+                    { for explore_button }
+                </div>
+            }
+        });
+        let reader_notes = read.as_ref().map(|r| r.1.clone()).unwrap_or_default();
+        html! {
+            <div id="pod-result">
+                <p>{ format!("Pod {}/{}", d.namespace, d.pod) }
+                    { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_human_ms(a))) }
+                    { format!(", at {}", format_rfc3339(now)) }</p>
+                if !(reader_notes.is_empty() && d.notes.is_empty()) {
+                    <ul class="notes">{ for reader_notes.iter().chain(&d.notes).map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                }
+                { for containers }
+            </div>
+        }
+    });
+    html! {
+        <details class="panel diagnose" id="diagnose">
+            <summary><h2 id="h-diagnose">{"Diagnose a real pod"}</h2></summary>
+            <p class="hint">{"Paste what "}<code>{"kubectl get pod NAME -o yaml"}</code>{" (or "}<code>{"-o json"}</code>{") or "}
+                <code>{"kubectl describe pod NAME"}</code>{" prints, or drop the file here. The text stays in this page: it is never sent anywhere and never written into the link."}</p>
+            <div ondrop={on_drop} ondragover={on_dragover}>
+                <TextArea id="pod-text" label="kubectl output" value={(*text).clone()} rows={8} oninput={on_text}
+                    error={error.map(AttrValue::from)} />
+            </div>
+            <div class="row">
+                <div class="control">
+                    <label for="pod-file">{"or a file"}</label>
+                    <input type="file" id="pod-file" accept=".yaml,.yml,.json,.txt" onchange={on_file} />
+                </div>
+                <TextField id="pod-now" label={html! {"now (RFC 3339; empty: the moment of the paste)"}} value={(*now_text).clone()}
+                    placeholder="e.g. 2026-11-20T10:01:00Z" oninput={{ let n = now_text.clone(); Callback::from(move |v: String| n.set(v)) }}
+                    error={now_error} />
+            </div>
+            <p class="hint">{"The kubelet's configuration is not in the pod: the version and gates chosen above are assumed; what the pod states (the kubelet's back-off message) wins."}</p>
+            { for body }
+        </details>
+    }
+}
