@@ -91,6 +91,7 @@ fn every_input_round_trips() {
                 ..Default::default()
             },
             config,
+            marker_ms: Some(300_000),
             compared: vec![
                 CompareRef::Preset("rapid"),
                 CompareRef::Pinned(Box::new(ScenarioSpec {
@@ -111,7 +112,10 @@ fn every_input_round_trips() {
     };
     let query = encode(&configured);
     assert!(
-        query.contains("v=1.33") && query.contains("p=1m30s") && query.contains("h=2h0m0s"),
+        query.contains("v=1.33")
+            && query.contains("p=1m30s")
+            && query.contains("h=2h0m0s")
+            && query.contains("mk=5m0s"),
         "{query}"
     );
     assert_eq!(decode(&query), (configured, vec![]));
