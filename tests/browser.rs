@@ -814,7 +814,7 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
         .starts_with("2 min 40 s (step 5 of the curve)"));
     let table = page.text("pod-alternatives-1");
     assert!(
-        table.contains("1 s / 1 min") && table.contains("57"),
+        table.contains("1 s / 1 min: ReduceDefault") && table.contains("57"),
         "{table}"
     );
     // A wrong paste says so and keeps the last good diagnosis.

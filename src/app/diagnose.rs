@@ -114,10 +114,10 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     })
     .map(|backoff| NodeAssumption {
         label: format!(
-            "kubelet {} as configured here ({} / {})",
-            p.version.name(),
+            "{} / {}: kubelet {} as configured above",
             format_human_ms(backoff.initial_ms),
-            format_human_ms(backoff.max_ms)
+            format_human_ms(backoff.max_ms),
+            p.version.name()
         ),
         backoff,
         version: p.version,
@@ -237,7 +237,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                             <dt>{"countdown"}</dt><dd id={format!("pod-countdown-{i}")}>{ relative(t - clock) }</dd>
                         }
                         <dt>{"last run"}</dt><dd id={format!("pod-run-{i}")}>{
-                            c.run_ms.map_or("—".to_owned(), |r| format!("{} , exit code {}", format_human_ms(r), c.exit_code.map_or("?".into(), |e| e.to_string())))
+                            c.run_ms.map_or("—".to_owned(), |r| format!("{}, exit code {}", format_human_ms(r), c.exit_code.map_or("?".into(), |e| e.to_string())))
                         }</dd>
                         <dt>{"restart policy"}</dt><dd>{ c.verdict.clone() }</dd>
                         if let Some(r) = c.restarts_per_hour {

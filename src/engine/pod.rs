@@ -244,29 +244,25 @@ fn alternatives(chosen: &NodeAssumption) -> Vec<(String, Ms, Ms)> {
     let b = &chosen.backoff;
     let mut out = vec![(chosen.label.clone(), b.initial_ms, b.max_ms)];
     for (label, i, m) in [
-        ("today's default (10 s / 5 min)", 10_000, 300_000),
+        ("10 s / 5 min: today's default", 10_000, 300_000),
         (
-            "ReduceDefaultCrashLoopBackOffDecay + maxContainerRestartPeriod: 60s (1 s / 1 min)",
+            "1 s / 1 min: ReduceDefaultCrashLoopBackOffDecay and a 60s max",
             1_000,
             60_000,
         ),
         (
-            "ReduceDefaultCrashLoopBackOffDecay alone, 1.35+ (1 s / 5 min)",
+            "1 s / 5 min: ReduceDefaultCrashLoopBackOffDecay alone (1.35+)",
             1_000,
             300_000,
         ),
+        ("10 s / 30 s: maxContainerRestartPeriod 30s", 10_000, 30_000),
         (
-            "maxContainerRestartPeriod: 30s (10 s / 30 s)",
-            10_000,
-            30_000,
-        ),
-        (
-            "maxContainerRestartPeriod: 60s (10 s / 1 min)",
+            "10 s / 1 min: maxContainerRestartPeriod 60s",
             10_000,
             60_000,
         ),
         (
-            "maxContainerRestartPeriod: 2m (10 s / 2 min)",
+            "10 s / 2 min: maxContainerRestartPeriod 2m",
             10_000,
             120_000,
         ),
@@ -362,8 +358,9 @@ fn diagnose_container(
     let mut resets_until = None;
     match (&c.state, restarts, finished, backoff_ms) {
         (ObservedState::Running { started_at }, _, _, _) => {
-            resets_until = started_at.map(|s| s + FLAT_RESET_MS as Epoch);
+            resets_until = started_at.map(|s| s + b.reset_after_ms as Epoch);
             notes.push(match resets_until {
+                Some(t) if t <= now => "running past the reset moment: if it exits, it restarts at once on a fresh curve".into(),
                 Some(_) => "running: if it stays up past the reset moment, its next exit restarts at once on a fresh curve".into(),
                 None => "running".into(),
             });
