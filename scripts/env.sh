@@ -97,9 +97,88 @@ setup_build_tools() {
   export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 }
 
-# Plus a browser for the browser tests.
+# The browser engines the tests run in: BROWSERS narrows them ("chromium",
+# or a list such as "chromium firefox"); all three by default.
+ALL_BROWSERS="chromium firefox webkit"
+GECKODRIVER_VERSION=0.37.1
+
+wants_browser() { case " ${BROWSERS:-$ALL_BROWSERS} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# Plus the browsers for the browser tests, all from Debian and crates.io:
+# Chromium and its driver; Firefox ESR and geckodriver; WebKitGTK's
+# MiniBrowser, its WebKitWebDriver and Xvfb for its window.
 setup_test_tools() {
   setup_build_tools
+  local browser
+  for browser in ${BROWSERS:-$ALL_BROWSERS}; do
+    case $browser in
+      chromium | firefox | webkit) ;;
+      *) die "BROWSERS: unknown engine '$browser' (chromium, firefox or webkit)" ;;
+    esac
+  done
   apt_install chromium chromium-driver
-  export CHROMEDRIVER=/usr/bin/chromedriver
+  if wants_browser firefox; then
+    apt_install firefox-esr
+    ensure_cargo_tool geckodriver "$GECKODRIVER_VERSION" geckodriver --locked
+  fi
+  if wants_browser webkit; then
+    apt_install webkit2gtk-driver libwebkit2gtk-4.1-0 xvfb
+  fi
+}
+
+# WebKitGTK's MiniBrowser, where Debian's libwebkit2gtk-4.1 puts it.
+minibrowser() {
+  local found
+  # grep reads all of dpkg's list (no early close for pipefail to trip on).
+  found=$(dpkg -L libwebkit2gtk-4.1-0 | grep '/MiniBrowser$' || true)
+  [ -n "$found" ] || die "MiniBrowser not found in libwebkit2gtk-4.1-0"
+  echo "${found%%$'\n'*}"
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Runs a command (a function too) with one engine's WebDriver set up for
+# wasm-bindgen-test-runner, in a subshell.
+with_browser() { # engine command...
+  local engine=$1
+  shift
+  (
+    unset CHROMEDRIVER GECKODRIVER SAFARIDRIVER_REMOTE
+    case $engine in
+      chromium) export CHROMEDRIVER=/usr/bin/chromedriver ;;
+      firefox)
+        GECKODRIVER=$(command -v geckodriver) || die "geckodriver is not on PATH"
+        export GECKODRIVER MOZ_HEADLESS=1
+        ;;
+      webkit)
+        local proxy port
+        port=$(free_port)
+        mkdir -p "$ROOT/target"
+        with_display node "$ROOT/scripts/webkit-driver.mjs" "$port" "$(minibrowser)" >"$ROOT/target/webkit-driver.log" 2>&1 &
+        proxy=$!
+        trap 'kill $proxy 2>/dev/null || true' EXIT
+        for _ in $(seq 50); do grep -q ready "$ROOT/target/webkit-driver.log" 2>/dev/null && break; sleep 0.2; done
+        export SAFARIDRIVER_REMOTE="http://127.0.0.1:$port"
+        ;;
+    esac
+    "$@"
+  )
+}
+
+# Runs a command with an X display: the one there is, else a private Xvfb
+# (WebKitGTK's MiniBrowser needs a window even when nobody looks at it).
+with_display() {
+  if [ -n "${DISPLAY:-}" ]; then
+    "$@"
+    return
+  fi
+  (
+    local display=:$((90 + RANDOM % 9)) xvfb
+    Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+    xvfb=$!
+    trap 'kill $xvfb 2>/dev/null || true' EXIT
+    sleep 1
+    export DISPLAY=$display
+    "$@"
+  )
 }

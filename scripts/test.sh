@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever is missing, then runs every check: format, clippy, native
-# tests, browser tests in headless Chromium, the release build, and that build
-# loaded under its Content-Security-Policy.
+# tests, the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
+# them), the release build, and that build loaded under its
+# Content-Security-Policy in each engine.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
@@ -13,9 +14,18 @@ cargo clippy --all-targets --quiet -- -D warnings
 say "native tests: engine, charts, duration parsing"
 cargo test
 
-say "browser tests: the real app in headless Chromium"
-with_wasm_env env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown --test browser
+# The same browser suite in each engine; a summary line per engine at the end.
+summary=()
+for engine in ${BROWSERS:-$ALL_BROWSERS}; do
+  say "browser tests: the real app in $engine"
+  log="$ROOT/target/browser-$engine.log"
+  status=0
+  with_browser "$engine" with_wasm_env env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown --test browser 2>&1 | tee "$log" || status=$?
+  counts=$(grep -oE '[0-9]+ passed; [0-9]+ failed' "$log" | tail -1 | sed 's/;/,/')
+  summary+=("$engine: ${counts:-no result}")
+  [ "$status" -eq 0 ] || die "browser tests failed in $engine (${counts:-no result})"
+done
 
 say "release build (trunk build --release)"
 with_wasm_env trunk build --release
@@ -30,4 +40,9 @@ server=$!
 trap 'kill $server 2>/dev/null' EXIT
 sleep 1
 node scripts/smoke.mjs "http://127.0.0.1:$port/"
+# Firefox and WebKit over W3C WebDriver (each serves dist/ itself, with the
+# policy also as a reporting header).
+if wants_browser firefox; then node scripts/smoke-webdriver.mjs firefox dist; fi
+if wants_browser webkit; then with_display env MINIBROWSER="$(minibrowser)" node scripts/smoke-webdriver.mjs webkit dist; fi
+for line in "${summary[@]}"; do echo "browser tests in $line"; done
 say "all checks passed"

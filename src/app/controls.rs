@@ -196,6 +196,20 @@ pub struct ChoiceProps {
 
 #[function_component]
 pub fn Choice(p: &ChoiceProps) -> Html {
+    let select = use_node_ref();
+    {
+        // The options' `selected` attributes set the first selection; once
+        // the user (or a script) has chosen, browsers follow only the
+        // `value` property (Firefox strictly so), so it is set as well.
+        let select = select.clone();
+        use_effect_with(p.selected.clone(), move |selected| {
+            if let Some(s) = select.cast::<HtmlSelectElement>() {
+                if s.value() != selected.as_str() {
+                    s.set_value(selected);
+                }
+            }
+        });
+    }
     if !use_shown(&p.id) {
         return html! {};
     }
@@ -204,7 +218,7 @@ pub fn Choice(p: &ChoiceProps) -> Html {
     html! {
         <div class="control">
             <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <select id={p.id.clone()} {onchange}>
+            <select id={p.id.clone()} ref={select} {onchange}>
                 { for p.options.iter().map(|(v, t)| html! {
                     <option value={v.clone()} selected={*v == p.selected}>{ t.clone() }</option>
                 }) }

@@ -1,0 +1,144 @@
+// The release build as users get it, in Firefox or WebKit over W3C
+// WebDriver (Playwright drives only its own builds of those engines, which
+// cannot be downloaded here). Serves dist/ with the page's own
+// Content-Security-Policy repeated as a header with a report-uri, so that any
+// violation is reported back here whatever the engine; then loads the app,
+// waits for ink on the charts, presses a real key on the pods slider, exports
+// an SVG, opens the Job view from a link, and fails on any violation, any
+// error the page reports, or a figure that does not move.
+//
+// Usage: node scripts/smoke-webdriver.mjs firefox|webkit DIST_DIR
+import { spawn } from "node:child_process";
+import { readFileSync, existsSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+
+const [engine, dist] = process.argv.slice(2);
+const problems = [];
+const fail = (what) => problems.push(what);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+
+// The policy index.html carries, plus where to report.
+const html = readFileSync(path.join(dist, "index.html"), "utf8");
+const policy = html.match(/http-equiv="Content-Security-Policy"\s+content="([^"]+)"/)?.[1];
+if (!policy) throw new Error("no Content-Security-Policy meta in index.html");
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml" };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://x");
+  if (url.pathname === "/csp-report") {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      fail(`CSP: ${body.slice(0, 300)}`);
+      res.end();
+    });
+    return;
+  }
+  const root = path.resolve(dist);
+  const file = path.resolve(root, "." + (url.pathname === "/" ? "/index.html" : decodeURIComponent(url.pathname)));
+  if (!file.startsWith(root + path.sep) || !existsSync(file)) {
+    res.writeHead(404);
+    return res.end();
+  }
+  res.writeHead(200, {
+    "content-type": types[path.extname(file)] || "application/octet-stream",
+    "content-security-policy": `${policy}; report-uri /csp-report`,
+  });
+  res.end(readFileSync(file));
+});
+const sitePort = await freePort();
+await new Promise((r) => server.listen(sitePort, "127.0.0.1", r));
+const base = `http://127.0.0.1:${sitePort}/`;
+
+// The driver: geckodriver, or our WebKitWebDriver front (scripts/webkit-driver.mjs).
+const driverPort = await freePort();
+const driver =
+  engine === "firefox"
+    ? spawn("geckodriver", [`--port=${driverPort}`], { stdio: "ignore" })
+    : spawn("node", [path.join(path.dirname(new URL(import.meta.url).pathname), "webkit-driver.mjs"), String(driverPort), process.env.MINIBROWSER], { stdio: "ignore" });
+const capabilities =
+  engine === "firefox"
+    ? { alwaysMatch: { "moz:firefoxOptions": { binary: "/usr/bin/firefox-esr", args: ["-headless"] } } }
+    : { alwaysMatch: {} };
+
+async function wd(method, route, body) {
+  const res = await fetch(`http://127.0.0.1:${driverPort}${route}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route}: ${JSON.stringify(json.value).slice(0, 300)}`);
+  return json.value;
+}
+
+let session;
+for (let i = 0; i < 100 && !session; i++) {
+  try {
+    session = (await wd("POST", "/session", { capabilities })).sessionId;
+  } catch (e) {
+    if (i === 99) throw e;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const s = `/session/${session}`;
+const run = (script, ...args) => wd("POST", `${s}/execute/sync`, { script, args });
+const until = async (what, script, ...args) => {
+  for (let i = 0; i < 200; i++) {
+    if (await run(script, ...args)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const page = await run("return [location.href, typeof WebAssembly, document.body ? document.body.innerHTML.slice(0, 200) : 'no body', String(window.__bootError || '')].join(' | ');").catch((e) => e.message);
+  fail(`${engine}: timed out waiting for ${what} (page: ${page})`);
+  return false;
+};
+const inked = `const c = document.querySelector(arguments[0]);
+  if (!c || !c.width) return false;
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
+  return false;`;
+const text = (sel) => run("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", sel);
+const find = async (sel) => Object.values(await wd("POST", `${s}/element`, { using: "css selector", value: sel }))[0];
+
+try {
+  await wd("POST", `${s}/url`, { url: base });
+  for (const id of ["#chart-restarts", "#chart-delays", "#chart-load", "#chart-windows"]) await until(`ink on ${id}`, inked, id);
+  await run("window.__errors = []; addEventListener('error', (e) => window.__errors.push(String(e.message)));");
+  const before = [await text("#pods-value"), await text("#sum-restarts-node-all")];
+  // A real key press on the slider (WebDriver's Right arrow key).
+  await wd("POST", `${s}/element/${await find("#pods")}/value`, { text: "\uE014" });
+  await until("the pods slider to move", "return document.querySelector('#pods-value').textContent.trim() !== arguments[0];", before[0]);
+  const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
+  if (before[0] !== "110" || after[0] !== "111") fail(`${engine}: pods slider ${before[0]} → ${after[0]}, expected 110 → 111`);
+  if (after[1] === before[1]) fail(`${engine}: restarts on the node stayed ${before[1]} after adding a pod`);
+  await wd("POST", `${s}/element/${await find("#download-api-load-svg")}/click`, {});
+  const href = await run("return document.querySelector('#download-api-load-svg').getAttribute('href');");
+  const svg = href && href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : String(href);
+  if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`${engine}: SVG export: ${svg.slice(0, 120)}`);
+  for (const e of (await run("return window.__errors;")) || []) fail(`${engine}: error: ${e}`);
+  await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
+  await until("ink on the Job chart", inked, "#chart-job");
+  // Reports are sent asynchronously.
+  await new Promise((r) => setTimeout(r, 500));
+  console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; Job view drawn`);
+} catch (e) {
+  fail(`${engine}: ${e.message}`);
+} finally {
+  await wd("DELETE", s).catch(() => {});
+  driver.kill();
+  server.close();
+}
+if (problems.length) {
+  for (const p of problems) console.error(p);
+  process.exit(1);
+}
+console.log(`${engine}: no violations, no errors`);
