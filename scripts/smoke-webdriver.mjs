@@ -11,21 +11,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
+
+import { freePort } from "./net.mjs";
 
 const [engine, dist] = process.argv.slice(2);
 const problems = [];
 const fail = (what) => problems.push(what);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
 
 // The policy index.html carries, plus where to report.
 const html = readFileSync(path.join(dist, "index.html"), "utf8");

@@ -11,20 +11,13 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 
+import { freePort } from "./net.mjs";
+
 const [port, miniBrowser] = process.argv.slice(2);
 if (!port || !miniBrowser) {
   console.error("usage: node scripts/webkit-driver.mjs PORT MINIBROWSER");
   process.exit(2);
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
 
 const driverPort = await freePort();
 const driver = spawn("WebKitWebDriver", [`--port=${driverPort}`], { stdio: ["ignore", "inherit", "inherit"] });

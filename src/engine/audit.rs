@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::{
-    resolve, CrashLoopBackOffConfig, KubeletConfig, KubeletVersion, Semantics,
+    resolve, CrashLoopBackOffConfig, EffectiveBackoff, KubeletConfig, KubeletVersion, Semantics,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 use super::duration::format_go_duration_ms;
@@ -134,6 +134,15 @@ fn config(reduce: Option<bool>, max_gate: Option<bool>, period: Option<&str>) ->
     c
 }
 
+/// "1s / 5m0s": a resolved curve as the KEPs' tables write it.
+fn curve_text(b: &EffectiveBackoff) -> String {
+    format!(
+        "{} / {}",
+        format_go_duration_ms(b.initial_ms),
+        format_go_duration_ms(b.max_ms)
+    )
+}
+
 /// A conflict-table row, resolved under both semantics.
 fn table_row(
     id: &'static str,
@@ -147,14 +156,7 @@ fn table_row(
             semantics: Some(semantics),
             ..c.clone()
         };
-        match resolve(&c) {
-            Ok(b) => format!(
-                "{} / {}",
-                format_go_duration_ms(b.initial_ms),
-                format_go_duration_ms(b.max_ms)
-            ),
-            Err(_) => "kubelet crashes".to_owned(),
-        }
+        resolve(&c).map_or_else(|_| "kubelet crashes".to_owned(), |b| curve_text(&b))
     };
     let (as_kep, as_kubelet) = (show(Semantics::Kep), show(Semantics::Kubelet));
     let matches = as_kep.starts_with(kep_value) && as_kubelet == as_kep;
@@ -837,27 +839,14 @@ fn reduce_alone_claim() -> Claim {
         semantics: Some(Semantics::Kubelet),
         ..config(Some(true), None, None)
     };
-    let shown = match resolve(&c) {
-        Ok(b) => format!(
-            "{} / {}",
-            format_go_duration_ms(b.initial_ms),
-            format_go_duration_ms(b.max_ms)
-        ),
-        Err(e) => e.to_string(),
-    };
+    let shown = resolve(&c).map_or_else(|e| e.to_string(), |b| curve_text(&b));
     let with_period = resolve(&KubeletConfig {
         crash_loop_back_off: CrashLoopBackOffConfig {
             max_container_restart_period: Some("60s".into()),
         },
         ..c.clone()
     })
-    .map(|b| {
-        format!(
-            "{} / {}",
-            format_go_duration_ms(b.initial_ms),
-            format_go_duration_ms(b.max_ms)
-        )
-    })
+    .map(|b| curve_text(&b))
     .unwrap_or_default();
     Claim {
         id: "reduce-gate-alone-on-1-35",
