@@ -17,7 +17,8 @@ fn seconds(ms: u64) -> String {
 fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
     for (i, (at, wait)) in t.restarts_at_ms.iter().zip(&t.delays_ms).enumerate() {
         out.push_str(&format!(
-            "{who},restart,{},{},{}\n",
+            // As many fields as the header: a restart has no "admitted".
+            "{who},restart,{},{},{},\n",
             i + 1,
             seconds(*at),
             seconds(*wait)

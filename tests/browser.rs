@@ -589,6 +589,45 @@ fn the_js_api_returns_the_documented_shapes() {
     assert!(js_sys::Array::is_array(
         &api::audit().unwrap_or_else(|_| panic!("audit"))
     ));
+    // NaN would become null in JSON, and null reads as "unset": refused by path.
+    let nan = js_sys::Object::new();
+    js_sys::Reflect::set(&nan, &"initialMs".into(), &f64::NAN.into()).unwrap();
+    assert_eq!(
+        message(api::simulate(nan.into())),
+        "invalid scenario.initialMs is NaN, not a finite number"
+    );
+    // A misspelt KubeletConfig key is named, as a Scenario's is.
+    assert!(message(api::resolve(parse(r#"{"featureGate": {}}"#)))
+        .starts_with("invalid KubeletConfig: unknown field `featureGate`"));
+    assert!(message(api::resolve(parse(
+        r#"{"crashLoopBackOff": {"maxContainerRestartPeriods": "4s"}}"#
+    )))
+    .contains("unknown field `crashLoopBackOff.maxContainerRestartPeriods`"));
+    // mount: a target that is no element is an Error with the reason; an
+    // element holds one explorer; the handle unmounts and updates.
+    let mount_error = |target: wasm_bindgen::JsValue| -> String {
+        let err: wasm_bindgen::JsValue = api::mount(target, wasm_bindgen::JsValue::UNDEFINED)
+            .err()
+            .expect("an error")
+            .into();
+        js_get(&err, "message").as_string().unwrap_or_default()
+    };
+    assert!(mount_error(wasm_bindgen::JsValue::NULL)
+        .starts_with("mount: the target must be a DOM element (got null)"));
+    assert!(mount_error(js_sys::Object::new().into()).contains("(got object)"));
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&host).unwrap();
+    let mut handle = api::mount(host.clone().into(), parse(r#"{"link": "m=kep&i=1s"}"#))
+        .unwrap_or_else(|_| panic!("mounts"));
+    assert!(mount_error(host.clone().into()).contains("already holds an explorer"));
+    handle.update("v=1.37&i=2s".into());
+    handle.unmount();
+    assert!(!host.has_attribute("data-crashloop-explorer"));
+    let mut again = api::mount(host.clone().into(), wasm_bindgen::JsValue::UNDEFINED)
+        .unwrap_or_else(|_| panic!("mounts again"));
+    again.unmount();
+    host.remove();
 }
 
 #[wasm_bindgen_test]
@@ -650,11 +689,11 @@ async fn csv_and_svg_exports() {
     // The kubelet's immediate first restart, then 10 s.
     assert_eq!(
         lines.next(),
-        Some("this configuration,restart,1,0.000,0.000")
+        Some("this configuration,restart,1,0.000,0.000,")
     );
     assert_eq!(
         lines.next(),
-        Some("this configuration,restart,2,10.000,10.000")
+        Some("this configuration,restart,2,10.000,10.000,")
     );
     page.click("download-restarts-svg").await;
     let svg = decode_data_url(
@@ -839,4 +878,30 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
     );
     page.click("clear-marker").await;
     assert!(page.root.query_selector("#marker-note").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn tabs_are_pages_and_the_live_region_says_the_node() {
+    let page = Page::mount().await;
+    let history = web_sys::window().unwrap().history().unwrap();
+    let before = history.length().unwrap();
+    page.click("nav-job").await;
+    assert_eq!(history.length().unwrap(), before + 1);
+    assert!(page.root.query_selector("#chart-job").unwrap().is_some());
+    history.back().unwrap();
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    settle().await;
+    assert!(
+        page.root
+            .query_selector("#chart-restarts")
+            .unwrap()
+            .is_some(),
+        "Back returns to the CrashLoopBackOff view"
+    );
+    // The live region says the node's /pods figure too.
+    assert!(
+        page.text("announce").contains("/pods requests"),
+        "{}",
+        page.text("announce")
+    );
 }

@@ -32,12 +32,40 @@ fn on_click_set_href(make: impl Fn() -> String + 'static) -> Callback<MouseEvent
 }
 
 fn copy_button(id: String, text: String) -> Html {
-    let onclick = Callback::from(move |_: MouseEvent| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&text);
-        }
-    });
-    html! { <button type="button" id={id} {onclick}>{"Copy"}</button> }
+    html! { <CopyButton id={id} text={text} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct CopyProps {
+    id: AttrValue,
+    text: AttrValue,
+}
+
+/// A copy button that says whether the copy happened.
+#[function_component]
+fn CopyButton(p: &CopyProps) -> Html {
+    let label = use_state(|| "Copy");
+    let onclick = {
+        let (label, text) = (label.clone(), p.text.clone());
+        Callback::from(move |_: MouseEvent| {
+            let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
+            let (label, text) = (label.clone(), text.clone());
+            yew::platform::spawn_local(async move {
+                let done = match clipboard {
+                    Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&text))
+                        .await
+                        .is_ok(),
+                    None => false,
+                };
+                label.set(if done {
+                    "Copied"
+                } else {
+                    "Copy failed: select the text"
+                });
+            });
+        })
+    };
+    html! { <button type="button" id={p.id.clone()} {onclick} aria-live="polite">{ *label }</button> }
 }
 
 #[function_component]

@@ -158,3 +158,78 @@ pub fn use_embed_height(enabled: bool) {
         move || drop(guard)
     });
 }
+
+/// Pushes a history entry for a view, with the view in the query string.
+pub fn push_view(view: crate::inputs::View) {
+    let (Some(w), Some(l)) = (web_sys::window(), location()) else {
+        return;
+    };
+    let search = l.search().unwrap_or_default();
+    let mut pairs: Vec<(String, String)> = crate::share::parse_query(&search)
+        .into_iter()
+        .filter(|(k, _)| k != "view")
+        .collect();
+    if view == crate::inputs::View::Job {
+        pairs.insert(0, ("view".into(), "job".into()));
+    }
+    let query = pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", js_sys::encode_uri_component(v)))
+        .collect::<Vec<_>>()
+        .join("&");
+    let path = l.pathname().unwrap_or_default();
+    let url = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
+    if let Ok(history) = w.history() {
+        let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Back and Forward between the views: the view follows the URL's `view=`.
+#[hook]
+pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            on_popstate(&w, move || {
+                let job = location().and_then(|l| l.search().ok()).is_some_and(|s| {
+                    crate::share::parse_query(&s)
+                        .iter()
+                        .any(|(k, v)| k == "view" && v == "job")
+                });
+                view.set(if job {
+                    crate::inputs::View::Job
+                } else {
+                    crate::inputs::View::CrashLoop
+                });
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// A `popstate` listener removed when dropped.
+struct PopState {
+    window: web_sys::Window,
+    callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for PopState {
+    fn drop(&mut self) {
+        let _ = self.window.remove_event_listener_with_callback(
+            "popstate",
+            self.callback.as_ref().unchecked_ref(),
+        );
+    }
+}
+
+fn on_popstate(window: &web_sys::Window, on: impl FnMut() + 'static) -> PopState {
+    let callback = Closure::<dyn FnMut()>::new(on);
+    let _ = window.add_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref());
+    PopState {
+        window: window.clone(),
+        callback,
+    }
+}

@@ -13,6 +13,7 @@ pub mod lifecycle;
 pub mod panels;
 pub mod state;
 
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -137,13 +138,18 @@ pub fn App(props: &AppProps) -> Html {
     let sync = props.query.is_none();
     use_url_sync(query.clone(), sync);
     use_embed_height(embed);
+    // A tab is a page: it pushes a history entry, and Back returns to the other view.
     let go = |to: View| {
         let view = view.clone();
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
-            view.set(to);
+            if *view != to {
+                hooks::push_view(to);
+                view.set(to);
+            }
         })
     };
+    hooks::use_view_history(view.clone());
     let copy = {
         let (copied, url) = (copied.clone(), link_to(&query));
         Callback::from(move |_: MouseEvent| {
@@ -164,9 +170,19 @@ pub fn App(props: &AppProps) -> Html {
             });
         })
     };
+    // Focus moves to the copy-link status beside the notices, not to the page's top.
     let dismiss = {
         let notices = notices.clone();
-        Callback::from(move |_: MouseEvent| notices.set(vec![]))
+        Callback::from(move |_: MouseEvent| {
+            notices.set(vec![]);
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("notices-done"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = el.focus();
+            }
+        })
     };
     let banner = (!notices.is_empty()).then(|| html! {
         <div class="notices" id="link-notices" role="status">
@@ -184,8 +200,9 @@ pub fn App(props: &AppProps) -> Html {
     let announce = {
         let e = &*state.shown;
         format!(
-            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon.",
-            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod
+            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
+            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
+            e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
         )
     };
 
@@ -273,6 +290,7 @@ pub fn App(props: &AppProps) -> Html {
                     <span id="copy-status" class="hint" role="status">{ (*copied).clone() }</span>
                 </nav>
                 { for banner }
+                <p id="notices-done" class="visually-hidden" tabindex="-1">{ if notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
             </header>
             { body }
         </main>
