@@ -11,6 +11,9 @@ say "format and lint (native)"
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
 
+say "lint (wasm: the app, the JS API and the browser tests)"
+with_wasm_env cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
+
 say "native tests: engine, charts, duration parsing"
 cargo test
 

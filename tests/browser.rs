@@ -572,7 +572,7 @@ fn the_js_api_returns_the_documented_shapes() {
     );
     // Bad input is a thrown error with the reason, not a panic or a billion points.
     let message = |r: Result<wasm_bindgen::JsValue, wasm_bindgen::JsError>| -> String {
-        let err: wasm_bindgen::JsValue = r.err().expect("an error").into();
+        let err: wasm_bindgen::JsValue = r.expect_err("an error").into();
         js_get(&err, "message").as_string().unwrap_or_default()
     };
     assert!(message(api::simulate(parse(r#"{"pods": 1000000000}"#)))
@@ -674,6 +674,36 @@ async fn embed_mode_posts_its_height() {
     assert!(!shown("pods") && !shown("model"));
     assert!(page.root.query_selector("#h-kubelet").unwrap().is_none());
     assert!(page.root.query_selector("#audit").unwrap().is_none());
+    // The height follows the app down as well as up: open a data table, close it.
+    let listen = |on: bool| {
+        if on {
+            window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        } else {
+            window.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        }
+        .unwrap()
+    };
+    let details: web_sys::HtmlDetailsElement = page
+        .root
+        .query_selector("details.show-data")
+        .unwrap()
+        .expect("a data table")
+        .dyn_into()
+        .unwrap();
+    listen(true);
+    let closed = *heights.borrow().last().unwrap();
+    details.set_open(true);
+    yew::platform::time::sleep(Duration::from_millis(300)).await;
+    let open = *heights.borrow().last().unwrap();
+    details.set_open(false);
+    yew::platform::time::sleep(Duration::from_millis(300)).await;
+    listen(false);
+    let after = *heights.borrow().last().unwrap();
+    assert!(open > closed + 100.0, "{closed} → {open}");
+    assert!(
+        after < open - 100.0,
+        "{open} → {after}: the height shrinks too"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -131,28 +131,64 @@ pub fn use_theme() -> (Theme, Callback<MouseEvent>) {
     (*theme, toggle)
 }
 
-/// Tells the parent page how tall the embed is.
+/// The embed's own box: the document's scrollHeight never drops below the
+/// iframe's current height, so it could only ever grow.
+fn app_box() -> Option<Element> {
+    web_sys::window()?
+        .document()?
+        .query_selector("main.app")
+        .ok()?
+}
+
+fn object(pairs: &[(&str, JsValue)]) -> js_sys::Object {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        let _ = js_sys::Reflect::set(&o, &(*k).into(), v);
+    }
+    o
+}
+
+/// Tells the parent page how tall the embed is: our message, AMP's
+/// `embed-size`, and Pym's when the page gave a `childId`.
 fn post_height() {
     let Some(w) = web_sys::window() else { return };
-    let height = document_element().map_or(0, |e| e.scroll_height());
-    let message = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(
-        &message,
-        &"type".into(),
-        &"crashloop-explorer:height".into(),
-    );
-    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-    if let Ok(Some(parent)) = w.parent() {
-        let _ = parent.post_message(&message, "*");
+    let Ok(Some(parent)) = w.parent() else { return };
+    let height = app_box().map_or(0, |e| e.get_bounding_client_rect().height().ceil() as i32);
+    if height <= 0 {
+        return;
+    }
+    let ours = object(&[
+        ("type", "crashloop-explorer:height".into()),
+        ("height", height.into()),
+    ]);
+    let _ = parent.post_message(&ours, "*");
+    let amp = object(&[
+        ("sentinel", "amp".into()),
+        ("type", "embed-size".into()),
+        ("height", height.into()),
+    ]);
+    let _ = parent.post_message(&amp, "*");
+    let child = location()
+        .and_then(|l| l.search().ok())
+        .and_then(|s| {
+            crate::share::parse_query(&s)
+                .into_iter()
+                .find(|(k, _)| k == "childId")
+        })
+        .map(|(_, v)| v);
+    if let Some(id) = child {
+        let pym = format!("pymxPYMx{id}xPYMxheightxPYMx{height}");
+        let _ = parent.post_message(&pym.into(), "*");
     }
 }
 
-/// In an embed, posts the page's height to the parent whenever it changes.
+/// In an embed, posts the app's height to the parent whenever it changes,
+/// smaller as well as larger.
 #[hook]
 pub fn use_embed_height(enabled: bool) {
     use_effect_with(enabled, |&enabled| {
         let guard = enabled
-            .then(document_element)
+            .then(app_box)
             .flatten()
             .map(|root| observe_resize(&root, post_height));
         move || drop(guard)
