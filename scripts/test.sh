@@ -2,7 +2,7 @@
 # Installs whatever is missing, then runs every check: format, clippy, native
 # tests, the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
 # them), the release build, and that build loaded under its
-# Content-Security-Policy in each engine.
+# Content-Security-Policy in each engine, and axe-core's contrast rule on it.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
@@ -43,6 +43,8 @@ server=$!
 trap 'kill $server 2>/dev/null' EXIT
 sleep 1
 node scripts/smoke.mjs "http://127.0.0.1:$port/"
+say "colour contrast (axe-core) in light, dark and forced colours"
+node scripts/axe.mjs "http://127.0.0.1:$port/"
 # Firefox and WebKit over W3C WebDriver (each serves dist/ itself, with the
 # policy also as a reporting header).
 if wants_browser firefox; then node scripts/smoke-webdriver.mjs firefox dist; fi

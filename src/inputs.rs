@@ -14,6 +14,43 @@ pub enum View {
     Job,
 }
 
+/// The page's colours: a link's `theme=`, else the reader's remembered
+/// choice, else the system's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// As the system prefers (`prefers-color-scheme`).
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    /// The one name: links, the custom element's attribute, stored choice, DOM.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// The toggle's order.
+    pub fn next(self) -> Theme {
+        match self {
+            Theme::Auto => Theme::Dark,
+            Theme::Dark => Theme::Light,
+            Theme::Light => Theme::Auto,
+        }
+    }
+}
+
 /// A scenario drawn beside the live one: one of the KEP's curves, or a
 /// pinned copy of an earlier live scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,4 +97,6 @@ pub struct Page {
     pub embed: bool,
     /// In embed mode, the controls to show.
     pub controls: Vec<String>,
+    /// The link's `theme=`, if it has one (a host page's theme for an embed).
+    pub theme: Option<Theme>,
 }

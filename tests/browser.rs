@@ -800,6 +800,21 @@ async fn readout_theme_and_crisp_canvases() {
     assert_eq!(root.get_attribute("data-theme").as_deref(), Some("light"));
     page.click("theme").await;
     assert_eq!(root.get_attribute("data-theme"), None);
+    // The choice is remembered: dark, then a fresh visit opens dark.
+    page.click("theme").await;
+    drop(page);
+    root.remove_attribute("data-theme").unwrap();
+    let page = Page::mount().await;
+    assert_eq!(root.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert_eq!(page.text("theme"), "Theme: dark");
+    drop(page);
+    // A link's theme= (a host page's theme) wins over the remembered one.
+    let page = Page::mount_link("v=1.37&embed=1&theme=light").await;
+    assert_eq!(root.get_attribute("data-theme").as_deref(), Some("light"));
+    drop(page);
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item("crashloop-explorer.theme").unwrap();
+    root.remove_attribute("data-theme").unwrap();
 }
 
 #[wasm_bindgen_test]

@@ -109,6 +109,7 @@ fn every_input_round_trips() {
         },
         embed: true,
         controls: vec!["initial".into(), "max".into()],
+        theme: Some(crashloop_explorer::inputs::Theme::Light),
     };
     let query = encode(&configured);
     assert!(
@@ -239,4 +240,21 @@ fn container_restart_rules_round_trip() {
         notices[0].message.contains("a restart rule is R or P"),
         "{notices:?}"
     );
+}
+
+#[test]
+fn a_link_can_name_the_theme() {
+    use crashloop_explorer::inputs::Theme;
+    // A host page's theme for an embed: written back as read, and only when given.
+    let (s, notices) = decode("v=1.37&embed=1&theme=dark");
+    assert_eq!((s.theme, notices.len()), (Some(Theme::Dark), 0));
+    assert_eq!(encode(&s), "embed=1&theme=dark&v=1.37");
+    let (s, notices) = decode("v=1.37&theme=sepia");
+    assert_eq!(s.theme, None);
+    assert_eq!(notices[0].key, "theme");
+    assert_eq!(
+        notices[0].message,
+        "ignored theme=\"sepia\": the theme is light, dark or auto; using the default"
+    );
+    assert_eq!(encode(&defaults()), "v=1.37");
 }

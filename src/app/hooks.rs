@@ -2,6 +2,7 @@
 //! (gloo's timers and frames, a ResizeObserver guard): URL sync, the theme,
 //! the embed's height.
 
+use crate::inputs::Theme;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -74,59 +75,60 @@ pub fn use_url_sync(query: String, enabled: bool) {
     });
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Theme {
-    /// As the system prefers (`prefers-color-scheme`).
-    Auto,
-    Light,
-    Dark,
+/// Where the reader's theme choice is remembered between visits.
+const THEME_KEY: &str = "crashloop-explorer.theme";
+
+/// Whether the page is drawn dark: the system's preference decides `Auto`.
+pub fn is_dark(theme: Theme) -> bool {
+    match theme {
+        Theme::Dark => true,
+        Theme::Light => false,
+        Theme::Auto => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
 }
 
-impl Theme {
-    fn next(self) -> Theme {
-        match self {
-            Theme::Auto => Theme::Dark,
-            Theme::Dark => Theme::Light,
-            Theme::Light => Theme::Auto,
-        }
+pub fn theme_label(theme: Theme) -> &'static str {
+    match theme {
+        Theme::Auto => "Theme: system",
+        Theme::Light => "Theme: light",
+        Theme::Dark => "Theme: dark",
     }
+}
 
-    pub fn dark(self) -> bool {
-        match self {
-            Theme::Dark => true,
-            Theme::Light => false,
-            Theme::Auto => web_sys::window()
-                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-                .is_some_and(|m| m.matches()),
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Theme::Auto => "Theme: system",
-            Theme::Light => "Theme: light",
-            Theme::Dark => "Theme: dark",
-        }
-    }
+fn storage() -> Option<web_sys::Storage> {
+    // Storage can be refused (privacy modes, sandboxed iframes): then nothing is remembered.
+    web_sys::window()?.local_storage().ok().flatten()
 }
 
 /// The theme, set on the document element (`data-theme`), and a callback
-/// that moves to the next one.
+/// that moves to the next one. A link's `theme=` wins (a host page's theme
+/// for an embed); otherwise the reader's last choice, remembered.
 #[hook]
-pub fn use_theme() -> (Theme, Callback<MouseEvent>) {
-    let theme = use_state_eq(|| Theme::Auto);
+pub fn use_theme(linked: Option<Theme>) -> (Theme, Callback<MouseEvent>) {
+    let theme = use_state_eq(move || {
+        linked
+            .or_else(|| Theme::parse(&storage()?.get_item(THEME_KEY).ok()??))
+            .unwrap_or_default()
+    });
     use_effect_with(*theme, |&theme| {
         if let Some(root) = document_element() {
             let _ = match theme {
                 Theme::Auto => root.remove_attribute("data-theme"),
-                Theme::Light => root.set_attribute("data-theme", "light"),
-                Theme::Dark => root.set_attribute("data-theme", "dark"),
+                t => root.set_attribute("data-theme", t.name()),
             };
         }
     });
     let toggle = {
         let theme = theme.clone();
-        Callback::from(move |_: MouseEvent| theme.set(theme.next()))
+        Callback::from(move |_: MouseEvent| {
+            let next = theme.next();
+            if let Some(s) = storage() {
+                let _ = s.set_item(THEME_KEY, next.name());
+            }
+            theme.set(next);
+        })
     };
     (*theme, toggle)
 }

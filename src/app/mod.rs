@@ -123,9 +123,9 @@ pub fn App(props: &AppProps) -> Html {
         use_state(move || n)
     };
     let copied = use_state(String::new);
-    let (theme, toggle_theme) = use_theme();
-    let dark = theme.dark();
-    let theme_label = theme.label();
+    let (theme, toggle_theme) = use_theme(link.0.theme);
+    let dark = hooks::is_dark(theme);
+    let theme_label = hooks::theme_label(theme);
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
     let page = Page {
         view: *view,
@@ -133,6 +133,8 @@ pub fn App(props: &AppProps) -> Html {
         job: job.inputs.clone(),
         embed,
         controls: controls.clone(),
+        // A link that names a theme keeps naming the one shown.
+        theme: link.0.theme.map(|_| theme),
     };
     let query = share::encode(&page);
     let sync = props.query.is_none();

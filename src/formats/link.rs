@@ -22,7 +22,7 @@ use crate::engine::scenario::{
 use crate::engine::{
     Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
-use crate::inputs::{Inputs, JobInputs};
+use crate::inputs::{Inputs, JobInputs, Theme};
 
 /// A query string longer than this is not read (no browser needs more).
 pub const MAX_QUERY: usize = 16_384;
@@ -518,6 +518,14 @@ const PARAMS: &[Param] = &[
         key: "embed",
         write: |p| when(p.embed, || "1".into()),
         read: |p, v, _| p.embed = v == "1" || v == "true",
+    },
+    Param {
+        key: "theme",
+        write: |p| some(p.theme, |t| t.name().into()),
+        read: |p, v, r| match Theme::parse(v) {
+            Some(t) => p.theme = Some(t),
+            None => r.notice("theme", v, "the theme is light, dark or auto"),
+        },
     },
     Param {
         key: "controls",

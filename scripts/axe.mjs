@@ -1,0 +1,73 @@
+// axe-core's colour-contrast rule on the release build, in the states where
+// the app puts colour on colour: the main view with a bad link's notices and
+// every <details> open (the audit's verdict badges, the lifecycle's proposal
+// badge), the Job view refusing an invalid rule, and the embed; each in the
+// light and the dark theme (from the system, and from the link's theme=),
+// plus the main view under forced colours. Fails on
+// any violation, naming the element and its colours. Run through
+// scripts/test.sh with the URL dist/ is served on.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium } from "playwright-core";
+
+const base = process.argv[2];
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+
+// Each state: a link, then what a user does to reach it.
+const states = [
+  ["main view, notices and every panel open", "?v=1.37&n=abc", async (page) => {
+    await page.waitForSelector(".notices");
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+  }],
+  ["Job view refusing an invalid rule", "?v=1.37&view=job", async (page) => {
+    await page.click("#add-rule");
+    await page.fill("#rule-1-values", "0, 1");
+    await page.waitForSelector("#job-errors");
+  }],
+  ["embed", "?v=1.37&embed=1&controls=initial,max,pods", async () => {}],
+];
+const looks = [
+  ["light", { colorScheme: "light" }],
+  ["dark", { colorScheme: "dark" }],
+  // The page's own choice over the system's, as an embed in a dark docs page gets it.
+  ["dark by theme= on a light system", { colorScheme: "light" }, "&theme=dark"],
+  ["forced colours", { colorScheme: "light", forcedColors: "active" }],
+];
+
+let failures = 0;
+for (const [look, media, extra = ""] of looks) {
+  for (const [what, query, reach] of states) {
+    if (media.forcedColors && !what.startsWith("main")) continue;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.emulateMedia(media);
+    await page.goto(base + query + extra);
+    await page.waitForSelector("main.app canvas, main.app .lifecycle", { timeout: 20_000 });
+    await reach(page);
+    const want = new URLSearchParams(extra).get("theme");
+    const got = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    if (want && got !== want) {
+      console.log(`  ${look}, ${what}: data-theme is ${got}, the link said ${want}`);
+      failures++;
+    }
+    // Evaluated by the browser's debugger, so the page's CSP does not apply.
+    await page.evaluate(axeSource);
+    const result = await page.evaluate(() =>
+      window.axe.run(document, { runOnly: { type: "rule", values: ["color-contrast"] } }));
+    const nodes = result.violations.flatMap((v) => v.nodes);
+    const checked = result.passes.flatMap((v) => v.nodes).length;
+    console.log(`axe color-contrast, ${look}, ${what}: ${nodes.length} violations, ${checked} elements pass`);
+    for (const n of nodes) console.log(`  ${n.target.join(" ")}: ${n.any.map((a) => a.message).join("; ")}`);
+    failures += nodes.length;
+    await page.close();
+  }
+}
+await browser.close();
+if (failures) {
+  console.error(`${failures} colour-contrast violations`);
+  process.exit(1);
+}
