@@ -188,6 +188,12 @@ async fn moving_the_initial_slider_changes_figures_and_charts() {
     // Kubelet 1.35, today's default: restarts at 0, 10, 30, 70, 150 s.
     assert_eq!(page.text("sum-restarts-pod-5m"), "5");
     assert_eq!(page.text("eff-initial"), "10s");
+    // The headline strip above the controls says the same, against today's default.
+    assert_eq!(page.text("head-restarts-5m"), "5");
+    assert_eq!(
+        page.text("head-excess-restarts-5m"),
+        "same as today's default"
+    );
     let before = page.charts();
 
     // Position 5 is 1 s: restarts at 0, 1, 3, 7, 15, 31, 63, 127, 255 s.
@@ -196,6 +202,22 @@ async fn moving_the_initial_slider_changes_figures_and_charts() {
     assert_eq!(page.text("sum-restarts-pod-5m"), "9");
     assert_eq!(page.text("excess-restarts-pod-5m"), "+4");
     assert_eq!(page.text("sum-restarts-node-5m"), "990");
+    assert_eq!(page.text("head-restarts-5m"), "9");
+    assert_eq!(
+        page.text("head-excess-restarts-5m"),
+        "+4 against today's default"
+    );
+    assert_eq!(
+        page.text("head-requests-all"),
+        page.text("sum-requests-node-all")
+    );
+    assert_eq!(
+        page.text("head-excess-requests-5m"),
+        format!(
+            "{} against today's default",
+            page.text("excess-requests-node-5m")
+        )
+    );
     assert!(page.text("effective").contains("Custom what-if"));
     let after = page.charts();
     for (i, (b, a)) in before.iter().zip(after.iter()).enumerate() {

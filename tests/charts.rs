@@ -98,3 +98,30 @@ fn a_day_at_one_second_draws_folded() {
     assert!(doc.contains("elapsed time (h)"));
     assert!(doc.len() < 600_000, "folded: {} bytes", doc.len());
 }
+
+#[test]
+fn a_caption_shrinks_to_fit_a_narrow_chart() {
+    // The load chart's caption is wider than a 360 px phone's chart: its font
+    // shrinks so the whole caption shows; on a wide one it keeps 16 px.
+    let e = exploration(r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep"}"#);
+    let d = data(&e);
+    let draw = |width: u32| {
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, (width, 300)).into_drawing_area();
+            draw_load(&area, &d).unwrap();
+        }
+        out
+    };
+    let caption_size = |doc: &str| -> f64 {
+        let at = doc.find("/pods status requests").expect("the caption");
+        let tag = &doc[doc[..at].rfind("<text").unwrap()..at];
+        let size = tag.split("font-size=\"").nth(1).unwrap();
+        size[..size.find('"').unwrap()].parse().unwrap()
+    };
+    // plotters' SVG writes a font's size divided by 1.24.
+    let (full, smallest) = (16.0 / 1.24, 9.0 / 1.24);
+    assert_eq!(caption_size(&draw(1200)), full);
+    let narrow = caption_size(&draw(340));
+    assert!(narrow >= smallest && narrow < full * 0.8, "{narrow}");
+}

@@ -29,7 +29,8 @@ use job::{JobState, JobView};
 use lifecycle::LifecyclePanel;
 use panels::{
     api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, AuditPanel,
-    ComparePanel, CompareTable, CurvePanel, KubeletPanel, SummaryTable, TimingPanel, WorkloadPanel,
+    ComparePanel, CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel,
+    WorkloadPanel,
 };
 use state::{Action, State};
 
@@ -217,6 +218,7 @@ pub fn App(props: &AppProps) -> Html {
         return html! {
             <main class="app embed">
                 { for banner }
+                <Headline state={state.clone()} />
                 <div class="layout">
                     <ContextProvider<Embed> context={Embed(controls.clone().into())}>
                         <div class="controls">
@@ -241,6 +243,7 @@ pub fn App(props: &AppProps) -> Html {
     let body = match *view {
         View::CrashLoop => html! {
             <>
+                <Headline state={state.clone()} />
                 <div class="layout">
                     <div class="controls">
                         <KubeletPanel state={state.clone()} slice={kubelet_slice(&state)} />

@@ -608,17 +608,76 @@ fn signed(v: i64) -> String {
     }
 }
 
+/// The two windows every figure is given for: the first five minutes (or
+/// the whole horizon when it is shorter) and the horizon.
+fn window_labels(horizon_ms: Ms) -> (String, String) {
+    let horizon = format_human_ms(horizon_ms);
+    let first = if horizon_ms <= FIRST_MINUTES_MS {
+        format!("first {horizon}")
+    } else {
+        format!("first {}", format_human_ms(FIRST_MINUTES_MS))
+    };
+    (first, horizon)
+}
+
+/// The figures that answer the question, first on the page: restarts per
+/// pod and the node's /pods requests, in the first minutes and over the
+/// horizon, each against today's default.
+#[function_component]
+pub fn Headline(p: &PanelProps) -> Html {
+    let e = &*p.state.shown;
+    let (first, horizon) = window_labels(e.timeline.horizon_ms);
+    type Pick = fn(&Counts) -> i64;
+    let figures: [(&str, &str, Pick, bool); 4] = [
+        (
+            "restarts-5m",
+            "Restarts per pod",
+            |c| c.restarts_per_pod,
+            true,
+        ),
+        (
+            "restarts-all",
+            "Restarts per pod",
+            |c| c.restarts_per_pod,
+            false,
+        ),
+        (
+            "requests-5m",
+            "/pods requests, node",
+            |c| c.requests_per_node,
+            true,
+        ),
+        (
+            "requests-all",
+            "/pods requests, node",
+            |c| c.requests_per_node,
+            false,
+        ),
+    ];
+    html! {
+        <dl class="headline" id="headline">
+            { for figures.into_iter().map(|(id, what, pick, first5)| {
+                let of = |s: &Summary| pick(if first5 { &s.first5m } else { &s.horizon });
+                let excess = of(&e.excess);
+                html! {
+                    <div>
+                        <dt>{ what }{ ", " }{ if first5 { &first } else { &horizon } }</dt>
+                        <dd class="figure" id={format!("head-{id}")}>{ of(&e.summary) }</dd>
+                        <dd class="excess" id={format!("head-excess-{id}")}>{
+                            if excess == 0 { "same as today's default".to_owned() } else { format!("{} against today's default", signed(excess)) }
+                        }</dd>
+                    </div>
+                }
+            }) }
+        </dl>
+    }
+}
+
 #[function_component]
 pub fn SummaryTable(p: &PanelProps) -> Html {
     let state = &p.state;
     let e = &*state.shown;
-    let horizon_ms = e.timeline.horizon_ms;
-    let horizon = format_human_ms(horizon_ms);
-    let first = if horizon_ms <= 300_000 {
-        format!("first {horizon}")
-    } else {
-        "first 5 min".to_owned()
-    };
+    let (first, horizon) = window_labels(e.timeline.horizon_ms);
     type Pick = fn(&Counts) -> i64;
     let rows: [(&str, String, Pick, bool); 6] = [
         (

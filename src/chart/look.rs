@@ -97,6 +97,25 @@ impl Look {
     pub(super) fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
         color.stroke_width(self.px(width))
     }
+    /// The caption's font: 16 px, smaller where the caption would not fit
+    /// the chart's width (a 360 px phone), never below 9 px.
+    fn caption_font<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        caption: &str,
+    ) -> TextStyle<'static> {
+        const SIZE: f64 = 16.0;
+        const MIN_SIZE: f64 = 9.0;
+        // Room for the margins on either side.
+        let room = f64::from(area.dim_in_pixel().0) - f64::from(self.px(16.0));
+        match area.estimate_text_size(caption, &self.font(SIZE)) {
+            Ok((w, _)) if f64::from(w) > room && w > 0 => {
+                self.font((SIZE * room / f64::from(w)).max(MIN_SIZE))
+            }
+            _ => self.font(SIZE),
+        }
+    }
+
     /// The frame every chart shares: background, caption, margins, label areas.
     pub(super) fn frame<'a, DB: DrawingBackend>(
         self,
@@ -107,7 +126,7 @@ impl Look {
     ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
         area.fill(&self.bg())?;
         ChartBuilder::on(area)
-            .caption(caption, self.font(16.0))
+            .caption(caption, self.caption_font(area, caption))
             .margin(self.px(8.0))
             .x_label_area_size(self.px(36.0))
             .y_label_area_size(self.px(56.0))
