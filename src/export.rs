@@ -43,7 +43,7 @@ fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
 /// configuration and today's default. One row per restart or window.
 pub fn csv(e: &Exploration) -> String {
     let mut out = String::from("scenario,series,number,time_s,wait_s_or_offered,admitted\n");
-    timeline_rows(&mut out, "this configuration", &e.timeline);
+    timeline_rows(&mut out, crate::chart::LIVE_LABEL, &e.timeline);
     timeline_rows(&mut out, "today's default", &e.reference);
     out
 }

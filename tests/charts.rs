@@ -23,15 +23,7 @@ fn exploration(json: &str) -> Exploration {
 }
 
 fn data(e: &Exploration) -> ChartData<'_> {
-    ChartData {
-        reference: &e.reference,
-        series: vec![Series {
-            label: "this configuration",
-            timeline: &e.timeline,
-        }],
-        look: Default::default(),
-        marker_ms: None,
-    }
+    ChartData::of(e)
 }
 
 #[test]

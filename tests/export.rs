@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crashloop_explorer::chart::Kind;
-use crashloop_explorer::chart::{ChartData, FontText, Series};
+use crashloop_explorer::chart::{ChartData, FontText};
 use crashloop_explorer::engine::{explore, KubeletConfig, Scenario};
 use crashloop_explorer::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
 
@@ -47,15 +47,7 @@ fn csv_has_every_restart_and_window() {
 #[test]
 fn svg_is_the_same_drawing() {
     let e = explore(&Scenario::default());
-    let data = ChartData {
-        reference: &e.reference,
-        series: vec![Series {
-            label: "this configuration",
-            timeline: &e.timeline,
-        }],
-        look: Default::default(),
-        marker_ms: None,
-    };
+    let data = ChartData::of(&e);
     for c in Kind::ALL {
         let doc = svg(c, &data, &FontText);
         assert!(

@@ -84,7 +84,7 @@ pub fn chart_data(state: &State, look: Look) -> ChartData<'_> {
 pub fn series_of(state: &State) -> Vec<Series<'_>> {
     let e = &*state.shown;
     let mut series = vec![Series {
-        label: "this configuration",
+        label: crate::chart::LIVE_LABEL,
         timeline: &e.timeline,
     }];
     series.extend(state.compared_results.iter().filter_map(|c| {

@@ -45,8 +45,8 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
-/// The page URL with this query, in place (no history entry).
-fn replace_url(query: &str) {
+/// The page URL with this query: in place, or as a new history entry.
+fn set_url(query: &str, push: bool) {
     let (Some(w), Some(l)) = (web_sys::window(), location()) else {
         return;
     };
@@ -57,7 +57,11 @@ fn replace_url(query: &str) {
         format!("{path}?{query}")
     };
     if let Ok(history) = w.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        let _ = if push {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
     }
 }
 
@@ -70,7 +74,7 @@ const URL_DEBOUNCE_MS: u32 = 250;
 pub fn use_url_sync(query: String, enabled: bool) {
     use_effect_with((query, enabled), |(query, enabled)| {
         let q = query.clone();
-        let timer = enabled.then(|| Timeout::new(URL_DEBOUNCE_MS, move || replace_url(&q)));
+        let timer = enabled.then(|| Timeout::new(URL_DEBOUNCE_MS, move || set_url(&q, false)));
         move || drop(timer)
     });
 }
@@ -197,33 +201,9 @@ pub fn use_embed_height(enabled: bool) {
     });
 }
 
-/// Pushes a history entry for a view, with the view in the query string.
-pub fn push_view(view: crate::inputs::View) {
-    let (Some(w), Some(l)) = (web_sys::window(), location()) else {
-        return;
-    };
-    let search = l.search().unwrap_or_default();
-    let mut pairs: Vec<(String, String)> = crate::share::parse_query(&search)
-        .into_iter()
-        .filter(|(k, _)| k != "view")
-        .collect();
-    if view == crate::inputs::View::Job {
-        pairs.insert(0, ("view".into(), "job".into()));
-    }
-    let query = pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", js_sys::encode_uri_component(v)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let path = l.pathname().unwrap_or_default();
-    let url = if query.is_empty() {
-        path
-    } else {
-        format!("{path}?{query}")
-    };
-    if let Ok(history) = w.history() {
-        let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
+/// Pushes a history entry: another view's link, so Back returns to this one.
+pub fn push_url(query: &str) {
+    set_url(query, true);
 }
 
 /// Back and Forward between the views: the view follows the URL's `view=`.

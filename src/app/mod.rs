@@ -142,12 +142,21 @@ pub fn App(props: &AppProps) -> Html {
     use_url_sync(query.clone(), sync);
     use_embed_height(embed);
     // A tab is a page: it pushes a history entry, and Back returns to the other view.
+    // Only a page that owns its URL: a mounted explorer leaves the host's alone.
     let go = |to: View| {
         let view = view.clone();
+        let link = sync.then(|| {
+            share::encode(&Page {
+                view: to,
+                ..page.clone()
+            })
+        });
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
             if *view != to {
-                hooks::push_view(to);
+                if let Some(link) = &link {
+                    hooks::push_url(link);
+                }
                 view.set(to);
             }
         })

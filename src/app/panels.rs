@@ -498,7 +498,7 @@ pub fn ApiPanel(p: &ApiProps) -> Html {
 #[function_component]
 pub fn ComparePanel(p: &PanelProps) -> Html {
     let state = &p.state;
-    let live_label = "this configuration";
+    let live_label = crate::chart::LIVE_LABEL;
     let buttons = presets().into_iter().map(|preset| {
         let id = preset.id;
         html! {
@@ -748,7 +748,7 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
     html! {
         <table class="summary" id="summary">
             <caption>{"Figures for the node"}</caption>
-            <thead><tr><th></th><th>{"this configuration"}</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
+            <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
             <tbody>
                 { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
                 { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
@@ -764,7 +764,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
         return html! {};
     }
     let live = &state.shown.timeline;
-    let rows = std::iter::once(("this configuration".to_owned(), Some(live))).chain(
+    let rows = std::iter::once((crate::chart::LIVE_LABEL.to_owned(), Some(live))).chain(
         state
             .compared_results
             .iter()

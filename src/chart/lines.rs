@@ -26,7 +26,23 @@ pub struct ChartData<'a> {
     pub marker_ms: Option<Ms>,
 }
 
-impl ChartData<'_> {
+/// The live scenario's name in legends, tables and exports.
+pub const LIVE_LABEL: &str = "this configuration";
+
+impl<'a> ChartData<'a> {
+    /// An exploration's live scenario against today's default, nothing else marked.
+    pub fn of(e: &'a crate::engine::Exploration) -> Self {
+        ChartData {
+            reference: &e.reference,
+            series: vec![Series {
+                label: LIVE_LABEL,
+                timeline: &e.timeline,
+            }],
+            look: Look::default(),
+            marker_ms: None,
+        }
+    }
+
     pub(super) fn horizon_ms(&self) -> Ms {
         self.reference.horizon_ms
     }

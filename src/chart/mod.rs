@@ -39,7 +39,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend};
 
 pub use delays::draw_delays;
 pub use job::draw_job;
-pub use lines::{fold_min_max, restart_steps, ChartData, Series};
+pub use lines::{fold_min_max, restart_steps, ChartData, Series, LIVE_LABEL};
 pub use load::draw_load;
 pub use look::{Axes, DrawResult, Look, PALETTE, REFERENCE};
 pub use measure::{css_font, FontText, MeasureText, Measured};
