@@ -155,31 +155,44 @@ with_browser() { # engine command...
         local proxy port
         port=$(free_port)
         mkdir -p "$ROOT/target"
-        with_display node "$ROOT/scripts/webkit-driver.mjs" "$port" "$(minibrowser)" >"$ROOT/target/webkit-driver.log" 2>&1 &
+        start_display
+        node "$ROOT/scripts/webkit-driver.mjs" "$port" "$(minibrowser)" >"$ROOT/target/webkit-driver.log" 2>&1 &
         proxy=$!
-        trap 'kill $proxy 2>/dev/null || true' EXIT
+        # The proxy stops its WebKitWebDriver on TERM.
+        trap 'kill $proxy $XVFB_PID 2>/dev/null || true' EXIT
         for _ in $(seq 50); do grep -q ready "$ROOT/target/webkit-driver.log" 2>/dev/null && break; sleep 0.2; done
         export SAFARIDRIVER_REMOTE="http://127.0.0.1:$port"
         ;;
     esac
-    "$@"
+    # Not the subshell's last command: bash may exec that one and skip the trap.
+    local status=0
+    "$@" || status=$?
+    exit "$status"
   )
+}
+
+# Starts a private Xvfb unless there is a display already: sets DISPLAY and
+# XVFB_PID in the calling subshell, which stops it. (Not a subshell of its
+# own: a background subshell's TERM would not reach what it started.)
+start_display() {
+  XVFB_PID=
+  if [ -n "${DISPLAY:-}" ]; then return 0; fi
+  local n=90
+  while [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+  Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+  XVFB_PID=$!
+  sleep 1
+  export DISPLAY=:$n
 }
 
 # Runs a command with an X display: the one there is, else a private Xvfb
 # (WebKitGTK's MiniBrowser needs a window even when nobody looks at it).
 with_display() {
-  if [ -n "${DISPLAY:-}" ]; then
-    "$@"
-    return
-  fi
   (
-    local display=:$((90 + RANDOM % 9)) xvfb
-    Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
-    xvfb=$!
-    trap 'kill $xvfb 2>/dev/null || true' EXIT
-    sleep 1
-    export DISPLAY=$display
-    "$@"
+    start_display
+    trap 'kill $XVFB_PID 2>/dev/null || true' EXIT
+    local status=0
+    "$@" || status=$?
+    exit "$status"
   )
 }
