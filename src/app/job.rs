@@ -645,7 +645,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     </div>
                     { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
                     <div class="row">
-                        <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimitPerIndex"}</code>}}
+                        <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimit"}<wbr/>{"PerIndex"}</code>}}
                             value={int_text(spec.backoff_limit_per_index)} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
                         <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
                             value={int_text(spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
@@ -655,7 +655,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         <Choice id="job-container-policy" label={format!("{} restartPolicy (container)", first.map_or("main", |c| c.name.as_str()))} selected={container_policy}
                             options={vec![("".into(), "unset (the pod's)".into()), ("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
                             onchange={send(&state, JobAction::ContainerPolicy)} />
-                        <TextField id="job-container-rule" label={html! {<>{"restarts in place on exit codes ("}<code>{"restartPolicyRules"}</code>{")"}</>}}
+                        <TextField id="job-container-rule" label={html! {<>{"restarts in place on exit codes ("}<code>{"restartPolicy"}<wbr/>{"Rules"}</code>{")"}</>}}
                             value={rule_codes} placeholder="e.g. 42" oninput={send(&state, JobAction::ContainerRuleCodes)} />
                     </div>
                     { error_list(state.errors_for("spec.template.spec.containers")) }

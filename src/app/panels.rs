@@ -228,7 +228,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
                 onchange={on_version} />
             { for gates }
             <TextField id="max-container-restart-period"
-                label={html! { <><code>{"crashLoopBackOff.maxContainerRestartPeriod"}</code>{" (1s to 5m0s, empty = unset)"}</> }}
+                label={html! { <><code>{"crashLoopBackOff."}<wbr/>{"maxContainerRestartPeriod"}</code>{" (1s to 5m0s, empty = unset)"}</> }}
                 value={s.inputs.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
                 placeholder="unset, e.g. 4s or 1m30s"
                 oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
