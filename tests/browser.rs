@@ -696,6 +696,21 @@ async fn embed_mode_posts_its_height() {
     assert!(!shown("pods") && !shown("model"));
     assert!(page.root.query_selector("#h-kubelet").unwrap().is_none());
     assert!(page.root.query_selector("#audit").unwrap().is_none());
+    // No panel is named by a heading the embed does not render.
+    let named = page.root.query_selector_all("[aria-labelledby]").unwrap();
+    for i in 0..named.length() {
+        let el: Element = named.item(i).unwrap().dyn_into().unwrap();
+        let to = el.get_attribute("aria-labelledby").unwrap();
+        assert!(
+            page.root
+                .query_selector(&format!("#{to}"))
+                .unwrap()
+                .is_some(),
+            "aria-labelledby={to} names nothing"
+        );
+    }
+    // The headline figures come first.
+    assert!(page.text("head-restarts-5m").parse::<u32>().is_ok());
     // The height follows the app down as well as up: open a data table, close it.
     let listen = |on: bool| {
         if on {

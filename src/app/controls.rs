@@ -62,6 +62,24 @@ pub fn Chrome(p: &ChromeProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ControlPanelProps {
+    /// The id of the panel's heading (rendered inside `Chrome`).
+    pub labelled_by: AttrValue,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A panel of controls, named by its heading where the heading is shown: an
+/// embed renders no headings, so it points at none.
+#[function_component]
+pub fn ControlPanel(p: &ControlPanelProps) -> Html {
+    let labelled_by = use_full_app().then(|| p.labelled_by.clone());
+    html! {
+        <section class="panel" aria-labelledby={labelled_by}>{ p.children.clone() }</section>
+    }
+}
+
 /// Exit codes as typed ("1, 2 3"): the ones that parse, in order.
 pub fn parse_codes(text: &str) -> Vec<i32> {
     text.split([',', ' '])

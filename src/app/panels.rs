@@ -3,7 +3,9 @@
 
 use yew::prelude::*;
 
-use super::controls::{codes_text, parse_codes, Checkbox, Choice, Chrome, Slider, TextField};
+use super::controls::{
+    codes_text, parse_codes, Checkbox, Choice, Chrome, ControlPanel, Slider, TextField,
+};
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, GATES,
     HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
@@ -219,7 +221,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
         },
     };
     html! {
-        <section class="panel" aria-labelledby="h-kubelet">
+        <ControlPanel labelled_by="h-kubelet">
             <Chrome><h2 id="h-kubelet">{"Kubelet configuration"}</h2></Chrome>
             <Choice id="model" label="Model" selected={if model == Semantics::Kep { "kep" } else { "kubelet" }}
                 options={vec![("kubelet".into(), "as the kubelet does it".into()), ("kep".into(), "as KEP-4603/5593 describe it".into())]}
@@ -233,7 +235,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
                 placeholder="unset, e.g. 4s or 1m30s"
                 oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
             <Chrome>{ effective }</Chrome>
-        </section>
+        </ControlPanel>
     }
 }
 
@@ -243,7 +245,7 @@ pub fn CurvePanel(p: &CurveProps) -> Html {
     let b = &state.shown.backoff;
     let custom = state.custom();
     html! {
-        <section class="panel" aria-labelledby="h-curve">
+        <ControlPanel labelled_by="h-curve">
             <Chrome>
                 <h2 id="h-curve">{"Backoff curve"}</h2>
                 <p class="hint">{"These follow the configuration above; moving one makes a custom what-if."}</p>
@@ -255,7 +257,7 @@ pub fn CurvePanel(p: &CurveProps) -> Html {
                 position={nearest_stop(MAX_STOPS_MS, b.max_ms)}
                 display={if b.max_ms == DEFAULT_MAX_MS { "5 min (today's cap)".to_owned() } else { format_human_ms(b.max_ms) }}
                 onchange={send_stop(state, MAX_STOPS_MS, Action::Max)} inactive={!custom} />
-        </section>
+        </ControlPanel>
     }
 }
 
@@ -275,7 +277,7 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
         })
     };
     html! {
-        <section class="panel" aria-labelledby="h-timing">
+        <ControlPanel labelled_by="h-timing">
             <h2 id="h-timing">{"Kubelet timing"}</h2>
             <Choice id="requeue" label="When a restart lands after the backoff expires" selected={selected}
                 options={vec![
@@ -294,7 +296,7 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
                 positions={LATENCY_STOPS_MS.len()} position={nearest_stop(LATENCY_STOPS_MS, spec.start_latency_ms)}
                 display={format_human_ms(spec.start_latency_ms)}
                 onchange={send_stop(state, LATENCY_STOPS_MS, Action::Latency)} />
-        </section>
+        </ControlPanel>
     }
 }
 
@@ -454,7 +456,7 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
         Action::ChartGroup(v.parse().unwrap_or(0))
     });
     html! {
-        <section class="panel" aria-labelledby="h-workload">
+        <ControlPanel labelled_by="h-workload">
             <Chrome><h2 id="h-workload">{"Workloads on the node"}</h2></Chrome>
             { for rows }
             if !state.scenario.warnings().is_empty() {
@@ -467,7 +469,7 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
                 <Choice id="chart-group" label="Restart and wait charts follow" selected={spec.chart_group.to_string()}
                     options={chart_options} onchange={on_chart_group} />
             }
-        </section>
+        </ControlPanel>
     }
 }
 
@@ -476,7 +478,7 @@ pub fn ApiPanel(p: &ApiProps) -> Html {
     let state = &p.state;
     let spec = &state.inputs.spec;
     html! {
-        <section class="panel" aria-labelledby="h-api">
+        <ControlPanel labelled_by="h-api">
             <Chrome><h2 id="h-api">{"API server and horizon"}</h2></Chrome>
             <Slider id="requests" label="/pods status requests per restart" positions={REQUESTS_STOPS.len()}
                 position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
@@ -491,7 +493,7 @@ pub fn ApiPanel(p: &ApiProps) -> Html {
             <Slider id="horizon" label="Time horizon" positions={HORIZON_STOPS_MS.len()}
                 position={nearest_stop(HORIZON_STOPS_MS, spec.horizon_ms)} display={format_human_ms(spec.horizon_ms)}
                 onchange={send_stop(state, HORIZON_STOPS_MS, Action::Horizon)} />
-        </section>
+        </ControlPanel>
     }
 }
 
