@@ -223,8 +223,14 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .chain(extras.band.iter().flat_map(|(_, b)| b.iter().map(|p| p.2)))
         .chain(extras.limit.iter().map(|l| l.0))
         .fold(0.0, f64::max);
-    // Headroom above the data for the legend, so it never hides a series.
-    let y_max = (data_max * 1.35).max(1.0);
+    // Headroom above the data for the legend, so it never hides a series:
+    // the legend's height as a share of the plot's, from its row count.
+    let legend_rows = lines.len()
+        + usize::from(extras.band.is_some())
+        + usize::from(extras.dots.is_some())
+        + usize::from(extras.now_s.is_some())
+        + usize::from(extras.limit.is_some());
+    let y_max = (data_max / (1.0 - look.legend_share(area, legend_rows))).max(1.0);
     let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
     look.mesh(&mut chart)
         .x_desc(x_desc)

@@ -147,6 +147,23 @@ impl Look {
         mesh
     }
 
+    /// The share of the plot's height that a legend of `rows` rows takes,
+    /// with a row's gap below it (the plot's height estimated from the
+    /// frame's caption, margins and label area); at least 0.2, at most 0.6.
+    pub(super) fn legend_share<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        rows: usize,
+    ) -> f64 {
+        let plot =
+            f64::from(area.dim_in_pixel().1) - f64::from(self.px(16.0 + 2.0 * 8.0 + 8.0 + 36.0));
+        let legend = f64::from(self.px(5.0 + 2.0 * 6.0 + 15.0 * (rows as f64 + 1.0)));
+        if plot <= 0.0 {
+            return 0.6;
+        }
+        (legend / plot).clamp(0.2, 0.6)
+    }
+
     /// The legend box in a corner of the plot. Drawn here rather than as
     /// plotters' series labels, which measure text around the backend: in a
     /// browser, a page layout per label.
@@ -213,4 +230,25 @@ impl Look {
 pub(super) enum Key {
     Line(ShapeStyle, (u32, u32)),
     Patch(RGBAColor),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::backend::SVGBackend;
+
+    #[test]
+    fn the_legend_gets_its_own_headroom() {
+        let share = |size: (u32, u32), rows: usize| {
+            let mut out = String::new();
+            let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
+            Look::default().legend_share(&area, rows)
+        };
+        // 300 px tall: a 224 px plot (caption 16, margins 2 × 8, gap 8, x labels
+        // 36); four rows and a gap take 5 + 12 + 75 = 92 px.
+        assert!((share((720, 300), 4) - 92.0 / 224.0).abs() < 1e-9);
+        // A tall chart keeps a fifth; a tiny one gives the legend at most 60 %.
+        assert_eq!(share((1200, 600), 4), 0.2);
+        assert_eq!(share((300, 120), 4), 0.6);
+    }
 }
