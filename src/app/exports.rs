@@ -48,15 +48,9 @@ fn CopyButton(p: &CopyProps) -> Html {
     let onclick = {
         let (label, text) = (label.clone(), p.text.clone());
         Callback::from(move |_: MouseEvent| {
-            let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
             let (label, text) = (label.clone(), text.clone());
             yew::platform::spawn_local(async move {
-                let done = match clipboard {
-                    Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&text))
-                        .await
-                        .is_ok(),
-                    None => false,
-                };
+                let done = super::hooks::write_clipboard(&text).await;
                 label.set(if done {
                     "Copied"
                 } else {

@@ -251,3 +251,14 @@ fn on_popstate(window: &web_sys::Window, on: impl FnMut() + 'static) -> PopState
         callback,
     }
 }
+
+/// Puts text on the clipboard; whether the browser took it (it may refuse:
+/// no permission, an insecure page, no clipboard at all).
+pub async fn write_clipboard(text: &str) -> bool {
+    let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+        .await
+        .is_ok()
+}

@@ -165,15 +165,9 @@ pub fn App(props: &AppProps) -> Html {
     let copy = {
         let (copied, url) = (copied.clone(), link_to(&query));
         Callback::from(move |_: MouseEvent| {
-            let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
             let (copied, url) = (copied.clone(), url.clone());
             yew::platform::spawn_local(async move {
-                let done = match clipboard {
-                    Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&url))
-                        .await
-                        .is_ok(),
-                    None => false,
-                };
+                let done = hooks::write_clipboard(&url).await;
                 copied.set(if done {
                     "Link copied.".to_owned()
                 } else {
