@@ -103,64 +103,195 @@ pub fn audit() -> Result<JsValue, JsError> {
     to_js(&engine::audit::audit())
 }
 
+/// `start()`: the explorer on this page's `<body>`, its state in the page's
+/// URL. The app's own page calls it (boot.js); importing the module alone
+/// mounts nothing, so a page may use the functions, `mount` or the custom
+/// element instead.
+#[wasm_bindgen]
+pub fn start() {
+    crate::app::start();
+}
+
 /// An explorer mounted by `mount`: `unmount()` removes it, `update(link)`
-/// shows another link in its place.
+/// shows another link in its place, `set(options)` takes new options.
 #[wasm_bindgen]
 pub struct Explorer {
-    element: web_sys::Element,
+    host: web_sys::Element,
+    shadow: web_sys::ShadowRoot,
     app: Option<yew::AppHandle<crate::app::App>>,
-    embed: bool,
-    controls: Vec<String>,
+    options: Options,
 }
 
 /// Marks an element that holds an explorer, so that it is not mounted twice.
 const MOUNTED: &str = "data-crashloop-explorer";
 
-fn query_of(link: &str, embed: bool, controls: &[String]) -> String {
-    let mut query = link.trim_start_matches('?').to_owned();
-    if embed {
-        query.push_str("&embed=1");
-        if !controls.is_empty() {
-            query.push_str(&format!("&controls={}", controls.join(",")));
+/// `mount`'s options; the custom element's attributes are the same names.
+#[derive(serde::Deserialize, Default, Clone)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+struct Options {
+    /// A link's query string, e.g. "m=kep&i=1s".
+    link: String,
+    /// Only the charts, the headline and the `controls` named.
+    embed: bool,
+    controls: Vec<String>,
+    /// `crashloop` or `job`; `light`, `dark` or `auto`. Unset, the link's.
+    view: Option<String>,
+    theme: Option<String>,
+    /// Where the full app is served, for "Open in crashloop-explorer".
+    app_url: Option<String>,
+}
+
+impl Options {
+    /// One query string: the link, then the options, which win over the
+    /// link's own keys (the link codec reads keys in order).
+    fn query(&self) -> String {
+        let mut query = self.link.trim_start_matches('?').to_owned();
+        let mut add = |key: &str, value: &str| {
+            if !query.is_empty() {
+                query.push('&');
+            }
+            query.push_str(key);
+            query.push('=');
+            query.push_str(&String::from(js_sys::encode_uri_component(value)));
+        };
+        if self.embed {
+            add("embed", "1");
+            if !self.controls.is_empty() {
+                add("controls", &self.controls.join(","));
+            }
+        }
+        if let Some(v) = &self.view {
+            add("view", v);
+        }
+        if let Some(t) = &self.theme {
+            add("theme", t);
+        }
+        query
+    }
+}
+
+/// The app's stylesheet, built into the wasm so that a mounted explorer
+/// needs no file beside the host page and no `<link>` the host's CSP might
+/// refuse: adopted by each shadow root (one parsed sheet for the page).
+const STYLE: &str = include_str!("../static/style.css");
+
+thread_local! {
+    static SHEET: Option<web_sys::CssStyleSheet> = web_sys::CssStyleSheet::new()
+        .ok()
+        .filter(|sheet| sheet.replace_sync(STYLE).is_ok());
+}
+
+fn style(shadow: &web_sys::ShadowRoot) {
+    if let Some(sheet) = SHEET.with(Clone::clone) {
+        shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet));
+    } else if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("style").ok())
+    {
+        // Browsers without constructable stylesheets.
+        el.set_text_content(Some(STYLE));
+        let _ = shadow.append_child(&el);
+    }
+}
+
+impl Explorer {
+    fn render(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(container) = document.create_element("div") else {
+            return;
+        };
+        let _ = self.shadow.append_child(&container);
+        let props = crate::app::AppProps {
+            query: Some(self.options.query().into()),
+            theme_root: Some(self.host.clone()),
+            app_url: self.options.app_url.clone().map(Into::into),
+        };
+        self.app = Some(crate::app::mount_props(container, props));
+    }
+
+    fn clear(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+        while let Some(child) = self.shadow.first_child() {
+            let _ = self.shadow.remove_child(&child);
         }
     }
-    query
 }
 
 #[wasm_bindgen]
 impl Explorer {
     /// Removes the explorer; the element is left empty and may be mounted again.
     pub fn unmount(&mut self) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
-        let _ = self.element.remove_attribute(MOUNTED);
+        self.clear();
+        let _ = self.host.remove_attribute(MOUNTED);
+        let _ = self.host.remove_attribute("data-theme");
     }
 
-    /// Shows another link (a query string) in the same element.
+    /// Shows another link (a query string) in the same element, with the
+    /// same options otherwise.
     pub fn update(&mut self, link: String) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
-        let query = query_of(&link, self.embed, &self.controls);
-        self.app = Some(crate::app::mount_with_query(self.element.clone(), query));
+        self.options.link = link;
+        self.clear();
+        style(&self.shadow);
+        self.render();
+    }
+
+    /// Takes new options (as `mount`'s) in the same element.
+    pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
+        self.options = options_from(options)?;
+        self.clear();
+        style(&self.shadow);
+        self.render();
+        Ok(())
     }
 }
 
-/// `mount(element, {link, embed, controls})`: the explorer inside `element`,
-/// starting from `link` (a query string such as "m=kep&i=1s"); returns a
-/// handle with `unmount()` and `update(link)`. The page's own URL is left
-/// alone. A target that is not an element, or already holds an explorer, is
-/// refused with an Error saying so.
+fn options_from(options: JsValue) -> Result<Options, JsError> {
+    if options.is_undefined() || options.is_null() {
+        Ok(Options::default())
+    } else {
+        from_js(options, "mount options")
+    }
+}
+
+/// The element's shadow root for the explorer: its own, made here, or one
+/// left empty by an earlier `unmount()` (a shadow root cannot be removed).
+fn shadow_of(element: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsError> {
+    if let Some(shadow) = element.shadow_root() {
+        return if shadow.child_element_count() == 0 {
+            Ok(shadow)
+        } else {
+            Err(JsError::new(
+                "mount: this element already has a shadow root with content of its own; mount into an empty element",
+            ))
+        };
+    }
+    element
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .map_err(|_| {
+            JsError::new(&format!(
+                "mount: a <{}> cannot hold an explorer (it takes no shadow root, or has a closed one); mount into a <div>, a <section> or a custom element",
+                element.local_name()
+            ))
+        })
+}
+
+/// `mount(element, {link, embed, controls, view, theme, appUrl})`: the
+/// explorer inside `element`, in a shadow root of its own with its own
+/// styles (the host page's CSS neither breaks it nor sees it), starting from
+/// `link` (a query string such as "m=kep&i=1s"). Returns a handle with
+/// `unmount()`, `update(link)` and `set(options)`. The page's own URL is left
+/// alone. A target that is not an element, cannot hold a shadow root, or
+/// already holds an explorer, is refused with an Error saying so. The
+/// `<crashloop-explorer>` element is this, with attributes for options.
 #[wasm_bindgen]
 pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
-    #[derive(serde::Deserialize, Default)]
-    #[serde(default, deny_unknown_fields)]
-    struct Options {
-        link: String,
-        embed: bool,
-        controls: Vec<String>,
-    }
     let element: web_sys::Element = target.dyn_into().map_err(|t| {
         let what = if t.is_null() {
             "null".to_owned()
@@ -178,18 +309,16 @@ pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
             "mount: this element already holds an explorer; call unmount() on its handle first",
         ));
     }
-    let o: Options = if options.is_undefined() || options.is_null() {
-        Options::default()
-    } else {
-        from_js(options, "mount options")?
-    };
+    let options = options_from(options)?;
+    let shadow = shadow_of(&element)?;
     let _ = element.set_attribute(MOUNTED, "");
-    let app =
-        crate::app::mount_with_query(element.clone(), query_of(&o.link, o.embed, &o.controls));
-    Ok(Explorer {
-        element,
-        app: Some(app),
-        embed: o.embed,
-        controls: o.controls,
-    })
+    style(&shadow);
+    let mut explorer = Explorer {
+        host: element,
+        shadow,
+        app: None,
+        options,
+    };
+    explorer.render();
+    Ok(explorer)
 }

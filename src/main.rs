@@ -1,12 +1,17 @@
-//! Trunk's entry point: mounts the app. Natively, a command line: the bare
+//! Trunk's entry point: the library's JS exports (the page calls `start`). Natively, a command line: the bare
 //! binary reads a Scenario as JSON on standard input and prints the
 //! exploration; `pod` reads a pod as kubectl prints it and says where each
 //! container stands on the CrashLoopBackOff curve.
 
+// The page's boot.js calls the JS API's `start()`: loading the module
+// mounts nothing by itself, so a docs page can load it for the custom
+// element or `mount` without an app appearing on its <body>.
+// Named so that the library (and its JS exports) is linked into the binary.
 #[cfg(target_arch = "wasm32")]
-fn main() {
-    crashloop_explorer::app::start();
-}
+use crashloop_explorer as _;
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 const HELP: &str = "\

@@ -4,4 +4,7 @@ import init, * as bindings from "./crashloop-explorer.js";
 
 const wasm = await init({ module_or_path: new URL("./crashloop-explorer_bg.wasm", import.meta.url) });
 window.wasmBindings = bindings;
+// Loading the module mounts nothing (docs pages load it for the custom
+// element); this page is the app.
+bindings.start();
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));

@@ -31,6 +31,22 @@ impl Page {
         Self::mount_with(None).await
     }
 
+    /// The app on a page whose URL is `?query` (as an iframe embed's page).
+    async fn mount_at(query: &str) -> Page {
+        let window = web_sys::window().expect("window");
+        let path = window.location().pathname().expect("path");
+        window
+            .history()
+            .expect("history")
+            .replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("{path}?{query}")),
+            )
+            .expect("replaceState");
+        Self::mount_with(None).await
+    }
+
     /// The app from a link, leaving the page URL alone.
     async fn mount_link(query: &str) -> Page {
         Self::mount_with(Some(query)).await
@@ -674,7 +690,8 @@ async fn embed_mode_posts_its_height() {
     window
         .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
         .unwrap();
-    let page = Page::mount_link("embed=1&controls=initial,max").await;
+    // The iframe's page: it owns its URL and posts to its parent.
+    let page = Page::mount_at("embed=1&controls=initial,max").await;
     yew::platform::time::sleep(Duration::from_millis(200)).await;
     window
         .remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
@@ -986,4 +1003,161 @@ async fn tabs_are_pages_and_the_live_region_says_the_node() {
         "{}",
         page.text("announce")
     );
+}
+
+/// The JS API's `mount`, which the `<crashloop-explorer>` element is: each
+/// explorer in a shadow root of its own, styled by itself, side by side.
+#[wasm_bindgen_test]
+async fn mounted_explorers_keep_to_their_own_shadow_roots() {
+    use crashloop_explorer::api;
+    use std::{cell::RefCell, rc::Rc};
+    let parse = |json: &str| js_sys::JSON::parse(json).expect("JSON");
+    let document = web_sys::window().unwrap().document().unwrap();
+    // A host page's rough stylesheet and root size (docs themes set 62.5 %).
+    let host_css = document.create_element("style").unwrap();
+    host_css.set_text_content(Some(
+        "div, main { border: 7px solid red !important; } html { font-size: 10px; }",
+    ));
+    document.head().unwrap().append_child(&host_css).unwrap();
+    // A mounted explorer is in the host's document: it posts no iframe height.
+    let posted: Rc<RefCell<usize>> = Rc::default();
+    let listener = {
+        let posted = posted.clone();
+        wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |e: web_sys::MessageEvent| {
+                if js_get(&e.data(), "type").as_string().as_deref()
+                    == Some("crashloop-explorer:height")
+                {
+                    *posted.borrow_mut() += 1;
+                }
+            },
+        )
+    };
+    let window = web_sys::window().unwrap();
+    window
+        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .unwrap();
+    let hosts: Vec<Element> = (0..2)
+        .map(|_| {
+            let host = document.create_element("div").unwrap();
+            document.body().unwrap().append_child(&host).unwrap();
+            host
+        })
+        .collect();
+    let mut first = api::mount(
+        hosts[0].clone().into(),
+        parse(r#"{"link": "v=1.37&m=kep&i=1s", "embed": true, "controls": ["initial", "pods"], "theme": "dark"}"#),
+    )
+    .unwrap_or_else(|_| panic!("mounts the first"));
+    let mut second = api::mount(
+        hosts[1].clone().into(),
+        parse(r#"{"link": "v=1.37", "embed": true, "controls": ["pods"]}"#),
+    )
+    .unwrap_or_else(|_| panic!("mounts the second"));
+    settle().await;
+    yew::platform::time::sleep(Duration::from_millis(150)).await;
+    let inside = |i: usize, id: &str| -> Element {
+        hosts[i]
+            .shadow_root()
+            .expect("a shadow root")
+            .get_element_by_id(id)
+            .unwrap_or_else(|| panic!("no #{id} in explorer {i}"))
+    };
+    let text = |i: usize, id: &str| inside(i, id).text_content().unwrap_or_default();
+    // Each has its own controls and figures; the host's light DOM has none.
+    assert!(document.get_element_by_id("pods").is_none());
+    assert_eq!(text(0, "head-restarts-5m"), text(0, "head-restarts-5m"));
+    let (one, two) = (text(0, "head-requests-5m"), text(1, "head-requests-5m"));
+    let pods: HtmlInputElement = inside(0, "pods").dyn_into().unwrap();
+    pods.set_value("220");
+    fire(&pods.clone().into(), "input");
+    settle().await;
+    assert_ne!(
+        text(0, "head-requests-5m"),
+        one,
+        "the first explorer's slider moves it"
+    );
+    assert_eq!(text(1, "head-requests-5m"), two, "and not the second");
+    assert!(hosts[1]
+        .shadow_root()
+        .unwrap()
+        .get_element_by_id("initial")
+        .is_none());
+    // The theme is the host element's; the host's CSS stays out, ours in.
+    assert_eq!(
+        hosts[0].get_attribute("data-theme").as_deref(),
+        Some("dark")
+    );
+    assert!(!hosts[1].has_attribute("data-theme"));
+    let style = |el: &Element, prop: &str| {
+        window
+            .get_computed_style(el)
+            .unwrap()
+            .unwrap()
+            .get_property_value(prop)
+            .unwrap()
+    };
+    let controls = hosts[0]
+        .shadow_root()
+        .unwrap()
+        .query_selector(".controls")
+        .unwrap()
+        .expect("controls");
+    assert_eq!(style(&controls, "border-top-width"), "0px");
+    assert_eq!(style(&controls, "background-color"), "rgb(22, 27, 34)");
+    let figure = hosts[0]
+        .shadow_root()
+        .unwrap()
+        .query_selector("dl.headline .figure")
+        .unwrap()
+        .expect("a headline figure");
+    assert_eq!(
+        style(&figure, "font-size"),
+        "25.6px",
+        "1.6 × 16 px, not the host's rem"
+    );
+    // New options in place: the theme follows.
+    second
+        .set(parse(
+            r#"{"link": "v=1.37", "embed": true, "controls": ["pods"], "theme": "light"}"#,
+        ))
+        .unwrap_or_else(|_| panic!("takes new options"));
+    settle().await;
+    assert_eq!(
+        hosts[1].get_attribute("data-theme").as_deref(),
+        Some("light")
+    );
+    let background = hosts[1]
+        .shadow_root()
+        .unwrap()
+        .query_selector(".controls")
+        .unwrap()
+        .expect("controls");
+    assert_eq!(style(&background, "background-color"), "rgb(244, 246, 248)");
+    // An element that takes no shadow root is refused with the reason.
+    let list = document.create_element("ul").unwrap();
+    let err: wasm_bindgen::JsValue = api::mount(list.into(), wasm_bindgen::JsValue::UNDEFINED)
+        .err()
+        .expect("refused")
+        .into();
+    assert!(js_get(&err, "message")
+        .as_string()
+        .unwrap_or_default()
+        .contains("a <ul> cannot hold an explorer"));
+    window
+        .remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .unwrap();
+    assert_eq!(
+        *posted.borrow(),
+        0,
+        "no iframe height from a mounted explorer"
+    );
+    first.unmount();
+    second.unmount();
+    assert_eq!(hosts[0].shadow_root().unwrap().child_element_count(), 0);
+    assert!(!hosts[0].has_attribute("data-theme"));
+    for host in hosts {
+        host.remove();
+    }
+    host_css.remove();
 }

@@ -31,6 +31,12 @@ fn the_defaults_make_a_query_with_only_the_version() {
     );
     // Someone else's keys alone are not a link of ours.
     assert_eq!(decode("utm_source=docs").0, defaults());
+    // Nor is a link that only says how to show the defaults (an embed's, a
+    // custom element's): today's kubelet, no notice.
+    let (shown, notices) = decode("embed=1&controls=initial,max&view=job&theme=dark");
+    assert_eq!(notices, vec![]);
+    assert_eq!(shown.inputs, defaults().inputs);
+    assert_eq!(shown.view, View::Job);
 }
 
 #[test]

@@ -22,11 +22,13 @@ fn data_url(mime: &str, text: &str) -> String {
 }
 
 /// The file is made when the link is clicked, not at every redraw.
-fn on_click_set_href(make: impl Fn() -> String + 'static) -> Callback<MouseEvent> {
+fn on_click_set_href(
+    make: impl Fn(&HtmlAnchorElement) -> String + 'static,
+) -> Callback<MouseEvent> {
     Callback::from(move |e: MouseEvent| {
         // Yew delegates events to its root: the link is the target, not the current target.
         if let Some(a) = e.target_dyn_into::<HtmlAnchorElement>() {
-            a.set_href(&make());
+            a.set_href(&make(&a));
         }
     })
 }
@@ -67,12 +69,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
     let state = p.state.clone();
     let csv_link = {
         let state = state.clone();
-        on_click_set_href(move || data_url("text/csv", &csv(&state.shown)))
+        on_click_set_href(move |_| data_url("text/csv", &csv(&state.shown)))
     };
     let charts = Kind::ALL.iter().map(|&c| {
         let svg_link = {
             let state = state.clone();
-            on_click_set_href(move || {
+            on_click_set_href(move |_| {
                 let data = super::charts::chart_data(&state, crate::chart::Look::default());
                 // Without a canvas to measure on, plotters' own way still makes the file.
                 let svg = match super::canvas::CanvasText::offscreen() {
@@ -83,10 +85,13 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             })
         };
         let canvas_id = c.dom_id();
-        let png_link = on_click_set_href(move || {
-            web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(canvas_id))
+        // The canvas beside the link, in this explorer: there may be several
+        // on a page, each in its own shadow root.
+        let png_link = on_click_set_href(move |a| {
+            a.closest("main.app")
+                .ok()
+                .flatten()
+                .and_then(|app| app.query_selector(&format!("#{canvas_id}")).ok().flatten())
                 .and_then(|el| el.dyn_into::<HtmlCanvasElement>().ok())
                 .and_then(|canvas| canvas.to_data_url().ok())
                 .unwrap_or_default()

@@ -106,18 +106,29 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The theme, set on the document element (`data-theme`), and a callback
-/// that moves to the next one. A link's `theme=` wins (a host page's theme
-/// for an embed); otherwise the reader's last choice, remembered.
+/// The theme, set as `data-theme` on `root` (the document's element for a
+/// page, the shadow host for a mounted explorer), and a callback that moves
+/// to the next one. A link's `theme=` wins (a host page's theme for an
+/// embed); otherwise, on a page, the reader's last choice, remembered. A
+/// mounted explorer without a theme follows the system, not the reader's
+/// choice on another page.
 #[hook]
-pub fn use_theme(linked: Option<Theme>) -> (Theme, Callback<MouseEvent>) {
+pub fn use_theme(
+    linked: Option<Theme>,
+    remember: bool,
+    root: Option<Element>,
+) -> (Theme, Callback<MouseEvent>) {
     let theme = use_state_eq(move || {
         linked
-            .or_else(|| Theme::parse(&storage()?.get_item(THEME_KEY).ok()??))
+            .or_else(|| {
+                remember
+                    .then(|| Theme::parse(&storage()?.get_item(THEME_KEY).ok()??))
+                    .flatten()
+            })
             .unwrap_or_default()
     });
-    use_effect_with(*theme, |&theme| {
-        if let Some(root) = document_element() {
+    use_effect_with((*theme, root), |(theme, root)| {
+        if let Some(root) = root.clone().or_else(document_element) {
             let _ = match theme {
                 Theme::Auto => root.remove_attribute("data-theme"),
                 t => root.set_attribute("data-theme", t.name()),
@@ -128,22 +139,13 @@ pub fn use_theme(linked: Option<Theme>) -> (Theme, Callback<MouseEvent>) {
         let theme = theme.clone();
         Callback::from(move |_: MouseEvent| {
             let next = theme.next();
-            if let Some(s) = storage() {
+            if let Some(s) = storage().filter(|_| remember) {
                 let _ = s.set_item(THEME_KEY, next.name());
             }
             theme.set(next);
         })
     };
     (*theme, toggle)
-}
-
-/// The embed's own box: the document's scrollHeight never drops below the
-/// iframe's current height, so it could only ever grow.
-fn app_box() -> Option<Element> {
-    web_sys::window()?
-        .document()?
-        .query_selector("main.app")
-        .ok()?
 }
 
 fn object(pairs: &[(&str, JsValue)]) -> js_sys::Object {
@@ -156,10 +158,10 @@ fn object(pairs: &[(&str, JsValue)]) -> js_sys::Object {
 
 /// Tells the parent page how tall the embed is: our message, AMP's
 /// `embed-size`, and Pym's when the page gave a `childId`.
-fn post_height() {
+fn post_height(app: &Element) {
     let Some(w) = web_sys::window() else { return };
     let Ok(Some(parent)) = w.parent() else { return };
-    let height = app_box().map_or(0, |e| e.get_bounding_client_rect().height().ceil() as i32);
+    let height = app.get_bounding_client_rect().height().ceil() as i32;
     if height <= 0 {
         return;
     }
@@ -189,14 +191,16 @@ fn post_height() {
 }
 
 /// In an embed, posts the app's height to the parent whenever it changes,
-/// smaller as well as larger.
+/// smaller as well as larger. It measures the app's own box (`app`): the
+/// document's scrollHeight never drops below the iframe's current height,
+/// so it could only ever grow.
 #[hook]
-pub fn use_embed_height(enabled: bool) {
-    use_effect_with(enabled, |&enabled| {
-        let guard = enabled
-            .then(app_box)
-            .flatten()
-            .map(|root| observe_resize(&root, post_height));
+pub fn use_embed_height(enabled: bool, app: NodeRef) {
+    use_effect_with(enabled, move |&enabled| {
+        let guard = enabled.then(|| app.cast::<Element>()).flatten().map(|el| {
+            let measured = el.clone();
+            observe_resize(&el, move || post_height(&measured))
+        });
         move || drop(guard)
     });
 }

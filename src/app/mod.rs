@@ -13,7 +13,6 @@ pub mod lifecycle;
 pub mod panels;
 pub mod state;
 
-use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -34,17 +33,10 @@ use panels::{
 };
 use state::{Action, State};
 
-/// Mounts the explorer into `<body>`, unless the page only wants the JS API
-/// (`<body data-crashloop="api">`).
+/// Mounts the explorer into `<body>`: the app's own page (boot.js calls it
+/// through the JS API's `start`).
 pub fn start() {
-    let api_only = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-        .and_then(|b| b.get_attribute("data-crashloop"))
-        .is_some_and(|v| v == "api");
-    if !api_only {
-        yew::Renderer::<App>::new().render();
-    }
+    yew::Renderer::<App>::new().render();
 }
 
 /// Mounts the explorer into any element, from its own page's URL (kept in sync).
@@ -55,13 +47,17 @@ pub fn mount(root: Element) -> yew::AppHandle<App> {
 /// Mounts the explorer into an element from a link's query string, leaving
 /// the page's URL alone.
 pub fn mount_with_query(root: Element, query: String) -> yew::AppHandle<App> {
-    yew::Renderer::<App>::with_root_and_props(
+    mount_props(
         root,
         AppProps {
             query: Some(query.into()),
+            ..AppProps::default()
         },
     )
-    .render()
+}
+
+pub fn mount_props(root: Element, props: AppProps) -> yew::AppHandle<App> {
+    yew::Renderer::<App>::with_root_and_props(root, props).render()
 }
 
 #[derive(Properties, PartialEq, Default)]
@@ -69,6 +65,15 @@ pub struct AppProps {
     /// A link's query string to start from; unset, the page's own (kept in sync).
     #[prop_or_default]
     pub query: Option<AttrValue>,
+    /// The element that carries `data-theme` (a mounted explorer's shadow
+    /// host); unset, the document's.
+    #[prop_or_default]
+    pub theme_root: Option<Element>,
+    /// Where the full app lives, for "Open in crashloop-explorer" and "Copy
+    /// link" (a custom element on a docs page is not at the app's address);
+    /// unset, this page.
+    #[prop_or_default]
+    pub app_url: Option<AttrValue>,
 }
 
 fn location() -> Option<web_sys::Location> {
@@ -89,8 +94,16 @@ fn read_link(query: &Option<AttrValue>) -> (Page, Vec<Notice>) {
     }
 }
 
-/// The full link to this state.
-fn link_to(query: &str) -> String {
+/// The full link to this state: at `app_url` when given, else on this page.
+fn link_to(query: &str, app_url: Option<&str>) -> String {
+    if let Some(base) = app_url {
+        let base = base.split(['?', '#']).next().unwrap_or_default();
+        return if query.is_empty() {
+            base.to_owned()
+        } else {
+            format!("{base}?{query}")
+        };
+    }
     let l = location();
     let origin = l.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
     let path = l
@@ -124,7 +137,10 @@ pub fn App(props: &AppProps) -> Html {
         use_state(move || n)
     };
     let copied = use_state(String::new);
-    let (theme, toggle_theme) = use_theme(link.0.theme);
+    let sync = props.query.is_none();
+    let (theme, toggle_theme) = use_theme(link.0.theme, sync, props.theme_root.clone());
+    let app_url = props.app_url.as_deref();
+    let root = use_node_ref();
     let dark = hooks::is_dark(theme);
     let theme_label = hooks::theme_label(theme);
     let (embed, controls) = (link.0.embed, link.0.controls.clone());
@@ -138,9 +154,10 @@ pub fn App(props: &AppProps) -> Html {
         theme: link.0.theme.map(|_| theme),
     };
     let query = share::encode(&page);
-    let sync = props.query.is_none();
     use_url_sync(query.clone(), sync);
-    use_embed_height(embed);
+    // Only an iframe's page posts its height: a mounted explorer is in the
+    // host's own document, where the message would reach the host itself.
+    use_embed_height(embed && sync, root.clone());
     // A tab is a page: it pushes a history entry, and Back returns to the other view.
     // Only a page that owns its URL: a mounted explorer leaves the host's alone.
     let go = |to: View| {
@@ -163,7 +180,7 @@ pub fn App(props: &AppProps) -> Html {
     };
     hooks::use_view_history(view.clone());
     let copy = {
-        let (copied, url) = (copied.clone(), link_to(&query));
+        let (copied, url) = (copied.clone(), link_to(&query, app_url));
         Callback::from(move |_: MouseEvent| {
             let (copied, url) = (copied.clone(), url.clone());
             yew::platform::spawn_local(async move {
@@ -176,16 +193,13 @@ pub fn App(props: &AppProps) -> Html {
             });
         })
     };
-    // Focus moves to the copy-link status beside the notices, not to the page's top.
+    // Focus moves to the status line beside the notices, not to the page's top.
+    let done = use_node_ref();
     let dismiss = {
-        let notices = notices.clone();
+        let (notices, done) = (notices.clone(), done.clone());
         Callback::from(move |_: MouseEvent| {
             notices.set(vec![]);
-            if let Some(el) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("notices-done"))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-            {
+            if let Some(el) = done.cast::<web_sys::HtmlElement>() {
                 let _ = el.focus();
             }
         })
@@ -213,13 +227,28 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     if embed {
-        let full = link_to(&share::encode(&Page {
-            embed: false,
-            controls: vec![],
-            ..page
-        }));
+        let full = link_to(
+            &share::encode(&Page {
+                embed: false,
+                controls: vec![],
+                ..page
+            }),
+            app_url,
+        );
+        let open_full = html! {
+            <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
+        };
+        if *view == View::Job {
+            return html! {
+                <main class="app embed" ref={root}>
+                    { for banner }
+                    <JobView state={job.clone()} dark={dark} />
+                    { open_full }
+                </main>
+            };
+        }
         return html! {
-            <main class="app embed">
+            <main class="app embed" ref={root}>
                 { for banner }
                 <Headline state={state.clone()} />
                 <div class="layout">
@@ -235,7 +264,7 @@ pub fn App(props: &AppProps) -> Html {
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
-                        <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
+                        { open_full }
                     </section>
                 </div>
                 <p class="visually-hidden" aria-live="polite">{ announce }</p>
@@ -284,7 +313,7 @@ pub fn App(props: &AppProps) -> Html {
         View::Job => html! { <JobView state={job.clone()} dark={dark} /> },
     };
     html! {
-        <main class="app">
+        <main class="app" ref={root}>
             <header>
                 <h1>{"crashloop-explorer"}</h1>
                 <p class="lede">{"How a crash-looping container restarts under CrashLoopBackOff, the "}
@@ -298,7 +327,7 @@ pub fn App(props: &AppProps) -> Html {
                     <span id="copy-status" class="hint" role="status">{ (*copied).clone() }</span>
                 </nav>
                 { for banner }
-                <p id="notices-done" class="visually-hidden" tabindex="-1">{ if notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
+                <p id="notices-done" ref={done} class="visually-hidden" tabindex="-1">{ if notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
             </header>
             { body }
         </main>

@@ -386,6 +386,10 @@ impl Reader {
 /// was the default, which was 1.35 until 1.36 and 1.37 were added.
 pub const LEGACY_LINK_VERSION: KubeletVersion = KubeletVersion::V1_35;
 
+/// Keys that say how to show a page, not what it computes: a link of only
+/// these (an embed's or a custom element's) is no old link missing `v=`.
+const PRESENTATION: &[&str] = &["view", "embed", "theme", "controls"];
+
 /// The page a query string describes, and what in it was not used.
 /// Decoding never fails: a bad value keeps the default and says so.
 pub fn decode(query: &str) -> (Page, Vec<Notice>) {
@@ -407,7 +411,7 @@ pub fn decode(query: &str) -> (Page, Vec<Notice>) {
             continue;
         };
         (p.read)(&mut page, &v, &mut r);
-        saw_known = true;
+        saw_known |= !PRESENTATION.contains(&p.key);
         saw_version |= key == "v";
     }
     if saw_known && !saw_version {
