@@ -66,6 +66,25 @@ for (const [look, media, extra = ""] of looks) {
     await page.close();
   }
 }
+// Two <crashloop-explorer> elements on a docs-like page (axe reads open
+// shadow roots): their theme attribute light, then dark, on either system.
+for (const [look, media, theme] of [["light", { colorScheme: "dark" }, "light"], ["dark", { colorScheme: "light" }, "dark"]]) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await page.emulateMedia(media);
+  await page.goto(base + "examples/element.html");
+  await page.waitForSelector("crashloop-explorer main.app canvas", { timeout: 20_000 });
+  await page.evaluate((theme) => document.querySelectorAll("crashloop-explorer").forEach((e) => e.setAttribute("theme", theme)), theme);
+  await page.waitForFunction((theme) => [...document.querySelectorAll("crashloop-explorer")].every((e) => e.getAttribute("data-theme") === theme), theme);
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() =>
+    window.axe.run(document.querySelectorAll("crashloop-explorer"), { runOnly: { type: "rule", values: ["color-contrast"] } }));
+  const nodes = result.violations.flatMap((v) => v.nodes);
+  const checked = result.passes.flatMap((v) => v.nodes).length;
+  console.log(`axe color-contrast, two <crashloop-explorer> elements, theme="${theme}" on a ${media.colorScheme} system: ${nodes.length} violations, ${checked} elements pass`);
+  for (const n of nodes) console.log(`  ${n.target.join(" ")}: ${n.any.map((a) => a.message).join("; ")}`);
+  failures += nodes.length + (checked > 50 ? 0 : 1);
+  await page.close();
+}
 await browser.close();
 if (failures) {
   console.error(`${failures} colour-contrast violations`);

@@ -117,7 +117,7 @@ setup_test_tools() {
       *) die "BROWSERS: unknown engine '$browser' (chromium, firefox or webkit)" ;;
     esac
   done
-  apt_install chromium chromium-driver
+  apt_install chromium chromium-driver hugo
   if wants_browser firefox; then
     apt_install firefox-esr
     ensure_cargo_tool geckodriver "$GECKODRIVER_VERSION" geckodriver --locked

@@ -135,9 +135,19 @@ try {
   for (const e of (await run("return window.__errors;")) || []) fail(`${engine}: error: ${e}`);
   await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
   await until("ink on the Job chart", inked, "#chart-job");
+  // The custom element: two instances, each drawn in its own shadow root.
+  await wd("POST", `${s}/url`, { url: `${base}examples/element.html` });
+  for (const i of [0, 1]) {
+    await until(`ink in <crashloop-explorer> ${i}`, `const host = document.querySelectorAll("crashloop-explorer")[arguments[0]];
+      const c = host && host.shadowRoot && host.shadowRoot.querySelector("#chart-restarts");
+      if (!c || !c.width) return false;
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
+      return false;`, i);
+  }
   // Reports are sent asynchronously.
   await new Promise((r) => setTimeout(r, 500));
-  console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; Job view drawn`);
+  console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; Job view drawn; two <crashloop-explorer> elements drawn`);
 } catch (e) {
   fail(`${engine}: ${e.message}`);
 } finally {

@@ -2,7 +2,8 @@
 # Installs whatever is missing, then runs every check: format, clippy, native
 # tests, the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
 # them), the release build, and that build loaded under its
-# Content-Security-Policy in each engine, and axe-core's contrast rule on it.
+# Content-Security-Policy in each engine (the custom element too), axe-core's
+# contrast rule on it, and a Hugo docs site that embeds it.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
@@ -45,6 +46,8 @@ sleep 1
 node scripts/smoke.mjs "http://127.0.0.1:$port/"
 say "colour contrast (axe-core) in light, dark and forced colours"
 node scripts/axe.mjs "http://127.0.0.1:$port/"
+say "a Hugo docs site with two <crashloop-explorer> elements, in headless Chromium"
+bash scripts/docs-site.sh
 # Firefox and WebKit over W3C WebDriver (each serves dist/ itself, with the
 # policy also as a reporting header).
 if wants_browser firefox; then node scripts/smoke-webdriver.mjs firefox dist; fi

@@ -5,6 +5,9 @@ use plotters::prelude::*;
 
 use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
+use crate::engine::duration::format_human_ms;
+use crate::engine::simulate::FIRST_MINUTES_MS;
+use crate::engine::Ms;
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
@@ -50,7 +53,9 @@ pub fn csv(e: &Exploration) -> String {
 
 /// One chart as an SVG document, its text measured by `measure` (in a
 /// browser, not plotters' own way: see `MeasureText`).
-pub fn svg(chart: Kind, data: &ChartData, measure: &dyn MeasureText) -> String {
+/// The chart as an SVG document: titled with what it shows and described
+/// by `desc` (e.g. `figure_desc`), so a figure on a page has alt text.
+pub fn svg(chart: Kind, data: &ChartData, measure: &dyn MeasureText, desc: &str) -> String {
     let mut out = String::new();
     {
         let backend = SVGBackend::with_string(&mut out, (720, 300));
@@ -62,7 +67,45 @@ pub fn svg(chart: Kind, data: &ChartData, measure: &dyn MeasureText) -> String {
             );
         }
     }
+    // The accessible name and description go first inside the root element.
+    if let Some(end) = out.find('>') {
+        let about = format!(
+            "\n<title>{}</title>\n<desc>{}</desc>",
+            escape(chart.alt()),
+            escape(desc)
+        );
+        out.insert_str(end + 1, &about);
+    }
     out
+}
+
+/// The two windows every figure is given for: the first five minutes (or
+/// the whole horizon when it is shorter) and the horizon.
+pub fn window_labels(horizon_ms: Ms) -> (String, String) {
+    let horizon = format_human_ms(horizon_ms);
+    let first = if horizon_ms <= FIRST_MINUTES_MS {
+        format!("first {horizon}")
+    } else {
+        format!("first {}", format_human_ms(FIRST_MINUTES_MS))
+    };
+    (first, horizon)
+}
+
+/// The headline figures in a sentence: a chart's description.
+pub fn figure_desc(e: &Exploration) -> String {
+    let (first, horizon) = window_labels(e.timeline.horizon_ms);
+    let (s, r) = (&e.summary, &e.reference_summary);
+    format!(
+        "This configuration: {} restarts per pod over {horizon} ({} in the {first}); the node sends {} /pods requests over {horizon} ({} in the {first}). Today's default: {} restarts per pod ({}), {} requests ({}).",
+        s.horizon.restarts_per_pod,
+        s.first5m.restarts_per_pod,
+        s.horizon.requests_per_node,
+        s.first5m.requests_per_node,
+        r.horizon.restarts_per_pod,
+        r.first5m.restarts_per_pod,
+        r.horizon.requests_per_node,
+        r.first5m.requests_per_node,
+    )
 }
 
 fn escape(s: &str) -> String {

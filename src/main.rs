@@ -27,6 +27,12 @@ USAGE:
         (earliest and latest), the last crash interval and exit code, when a run
         resets the curve, and what other configurations would do, as JSON (times in
         RFC 3339, UTC; nextRestartAt is null when no restart is coming).
+    crashloop-explorer figure --link QUERY --chart CHART [--theme light|dark] > fig.svg
+        Draws one chart of the state a link describes (the query string the app
+        writes, e.g. 'v=1.37&m=kep&i=1s') as SVG, through the app's own drawing
+        code: for pages that cannot run the app, for print, and as the fallback
+        inside <crashloop-explorer>. CHART is restarts, waits, load or windows.
+        Any part of the link the app would not use is an error.
     crashloop-explorer --help
 
 OPTIONS (pod):
@@ -48,6 +54,19 @@ fn main() -> std::process::ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{HELP}");
         return ExitCode::SUCCESS;
+    }
+    // The figure reads no standard input.
+    if args.first().map(String::as_str) == Some("figure") {
+        return match figure(&args[1..]) {
+            Ok(svg) => {
+                print!("{svg}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        };
     }
     let mut input = String::new();
     // One pod is a few KB; read a little over the limit to say so.
@@ -134,4 +153,56 @@ fn pod(args: &[String], input: &str) -> Result<String, String> {
     notes.append(&mut d.notes);
     d.notes = notes;
     serde_json::to_string_pretty(&diagnosis_json(&d)).map_err(|e| e.to_string())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn figure(args: &[String]) -> Result<String, String> {
+    use crashloop_explorer::app::{charts::chart_data, state::State};
+    use crashloop_explorer::chart::{FontText, Kind, Look};
+    use crashloop_explorer::inputs::Theme;
+
+    let (mut link, mut chart, mut dark) = (None, None, false);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value: see --help"))?;
+        match flag.as_str() {
+            "--link" => link = Some(value.clone()),
+            "--chart" => {
+                chart = Some(Kind::parse(value).ok_or_else(|| {
+                    format!("--chart {value:?}: not a chart (restarts, waits, load or windows)")
+                })?)
+            }
+            "--theme" => {
+                dark = match Theme::parse(value) {
+                    Some(Theme::Light) => false,
+                    Some(Theme::Dark) => true,
+                    _ => return Err(format!("--theme {value:?}: a figure is light or dark")),
+                }
+            }
+            other => return Err(format!("unknown option {other:?}: see --help")),
+        }
+    }
+    let chart = chart.ok_or("figure needs --chart (restarts, waits, load or windows)")?;
+    let link = link.ok_or("figure needs --link (a query string, e.g. 'v=1.37&m=kep&i=1s')")?;
+    let (page, notices) = crashloop_explorer::share::decode(&link);
+    // A figure in a document must show what its author meant: whatever the
+    // app would only warn about is an error here.
+    if !notices.is_empty() {
+        let lines: Vec<String> = notices
+            .iter()
+            .map(|n| format!("  {}: {}", n.key, n.message))
+            .collect();
+        return Err(format!(
+            "--link: not used as written:\n{}",
+            lines.join("\n")
+        ));
+    }
+    let state = State::new(page.inputs);
+    let data = chart_data(&state, Look { scale: 1.0, dark });
+    let desc = crashloop_explorer::export::figure_desc(&state.shown);
+    Ok(crashloop_explorer::export::svg(
+        chart, &data, &FontText, &desc,
+    ))
 }

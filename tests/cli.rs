@@ -106,3 +106,63 @@ fn help_and_the_bare_scenario() {
     assert_eq!(code, 0);
     assert!(out.contains("\"restartsAtMs\""));
 }
+
+#[test]
+fn figure_draws_a_chart_of_a_link_as_svg() {
+    let (code, out, err) = run(
+        &[
+            "figure",
+            "--link",
+            "v=1.37&m=kep&i=1s",
+            "--chart",
+            "restarts",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("<svg") && out.trim_end().ends_with("</svg>"));
+    assert!(out.contains("Restarts over time (one pod)"));
+    // The KEP curve from 1 s, doubling to 5 min, restarts at expiry:
+    // 1, 3, 7, 15, 31, 63, 127, 255 s (8 by 5 min), then 511, 811, 1111,
+    // 1411, 1711 s: 13 by 30 min. Today's default (10 s doubling to 5 min):
+    // 10, 30, 70, 150 s (4), then 310, 610, 910, 1210, 1510 s: 9.
+    assert!(
+        out.contains("13 restarts per pod over 30 min (8 in the first 5 min)"),
+        "{out:.600}"
+    );
+    assert!(out.contains("Today's default: 9 restarts per pod (4)"));
+    // Light unless asked: the page behind the chart.
+    assert!(out.contains(r##"fill="#FFFFFF""##));
+    let (code, dark, _) = run(
+        &[
+            "figure", "--link", "v=1.37", "--chart", "waits", "--theme", "dark",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(dark.contains(r##"fill="#161B22""##) && !dark.contains(r##"fill="#FFFFFF""##));
+    assert!(dark.contains("Wait before each restart"));
+}
+
+#[test]
+fn figure_refuses_what_the_app_would_only_warn_about() {
+    let refused = |args: &[&str]| {
+        let (code, out, err) = run(args, "");
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty());
+        err
+    };
+    // A link without v= changes meaning when the default moves on.
+    assert!(
+        refused(&["figure", "--link", "m=kep&i=1s", "--chart", "load"])
+            .contains("v: this link does not say which kubelet")
+    );
+    assert!(refused(&["figure", "--link", "v=1.37&i=abc", "--chart", "load"]).contains("  i: "));
+    assert!(refused(&["figure", "--link", "v=1.37", "--chart", "pie"])
+        .contains("not a chart (restarts, waits, load or windows)"));
+    assert!(
+        refused(&["figure", "--link", "v=1.37", "--chart", "load", "--theme", "auto"])
+            .contains("a figure is light or dark")
+    );
+    assert!(refused(&["figure", "--chart", "load"]).contains("figure needs --link"));
+}

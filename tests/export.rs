@@ -49,11 +49,14 @@ fn svg_is_the_same_drawing() {
     let e = explore(&Scenario::default());
     let data = ChartData::of(&e);
     for c in Kind::ALL {
-        let doc = svg(c, &data, &FontText);
+        let doc = svg(c, &data, &FontText, "described");
         assert!(
             doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"),
             "{c:?}"
         );
+        // Named and described first inside the root, for a figure's alt text.
+        let title = format!("<title>{}</title>\n<desc>described</desc>", c.alt());
+        assert!(doc.contains(&title), "{c:?}");
     }
 }
 

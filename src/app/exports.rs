@@ -76,10 +76,11 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             let state = state.clone();
             on_click_set_href(move |_| {
                 let data = super::charts::chart_data(&state, crate::chart::Look::default());
+                let desc = crate::export::figure_desc(&state.shown);
                 // Without a canvas to measure on, plotters' own way still makes the file.
                 let svg = match super::canvas::CanvasText::offscreen() {
-                    Some(text) => svg(c, &data, &text),
-                    None => svg(c, &data, &crate::chart::FontText),
+                    Some(text) => svg(c, &data, &text, &desc),
+                    None => svg(c, &data, &crate::chart::FontText, &desc),
                 };
                 data_url("image/svg+xml", &svg)
             })

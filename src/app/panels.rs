@@ -22,6 +22,7 @@ use crate::engine::{
     ConfigError, Counts, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
     Requeue, RestartPolicy, Semantics, Summary, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
+use crate::export::window_labels;
 use crate::inputs::{JobInputs, Page, View};
 
 type Handle = UseReducerHandle<State>;
@@ -608,18 +609,6 @@ fn signed(v: i64) -> String {
     } else {
         v.to_string()
     }
-}
-
-/// The two windows every figure is given for: the first five minutes (or
-/// the whole horizon when it is shorter) and the horizon.
-fn window_labels(horizon_ms: Ms) -> (String, String) {
-    let horizon = format_human_ms(horizon_ms);
-    let first = if horizon_ms <= FIRST_MINUTES_MS {
-        format!("first {horizon}")
-    } else {
-        format!("first {}", format_human_ms(FIRST_MINUTES_MS))
-    };
-    (first, horizon)
 }
 
 /// The figures that answer the question, first on the page: restarts per

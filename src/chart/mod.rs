@@ -78,6 +78,23 @@ impl Kind {
         }
     }
 
+    /// The chart's name on the command line (`figure --chart`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Restarts => "restarts",
+            Kind::Delays => "waits",
+            Kind::Load => "load",
+            Kind::Windows => "windows",
+        }
+    }
+
+    /// A chart by its name or its export file's name.
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == name || k.file_stem() == name)
+    }
+
     /// What the chart shows, for screen readers.
     pub fn alt(self) -> &'static str {
         match self {
