@@ -20,7 +20,7 @@ const WARM_UP = 20;
 const WORST =
   "?v=1.37&i=25ms&x=1s&h=24h0m0s&rq=atExpiry&g=100.0s.f.A.0s.lockstep&g=100.0s.f.A.10m0s.spread&g=50.30s.f.A.10m0s.slow&c=rapid,initial-25ms,new-default";
 const scenarios = [
-  { name: "default (30 min, 110 pods)", url: "", slider: "#pods", from: 50, to: 199 },
+  { name: "default (30 min, 110 pods)", url: "?v=1.37", slider: "#pods", from: 50, to: 199 },
   { name: "worst (250 pods, 24 h, 1 s cap, 4 scenarios, 3 groups)", url: WORST, slider: "#pods", from: 59, to: 98 },
   // Every stop re-simulates the live scenario's pods the first time (the
   // warm-up passes each once); after that the cached runs serve.

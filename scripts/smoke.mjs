@@ -66,6 +66,26 @@ async function violations(page, query) {
   await page.close();
 }
 
+// Print: one column, light, no buttons or screen-only panels.
+{
+  const page = await open("?v=1.37&theme=dark");
+  await inked(page, "#chart-restarts");
+  await page.emulateMedia({ media: "print" });
+  const printed = await page.evaluate(() => ({
+    columns: getComputedStyle(document.querySelector(".layout")).gridTemplateColumns.split(" ").length,
+    hidden: ["#copy-link", "#diagnose", "#audit", ".panel.exports"].filter((s) => {
+      const e = document.querySelector(s);
+      return e && e.getBoundingClientRect().height === 0;
+    }).length,
+    background: getComputedStyle(document.body).backgroundColor,
+  }));
+  if (printed.columns !== 1 || printed.hidden !== 4 || printed.background !== "rgb(255, 255, 255)")
+    fail(`print stylesheet: ${JSON.stringify(printed)}, expected one column, 4 screen-only parts hidden, a white page`);
+  const pdf = await page.pdf({ format: "A4" });
+  console.log(`print: one column, screen-only parts hidden, white page; PDF ${pdf.length} bytes`);
+  await page.close();
+}
+
 // The Job view, from a link.
 {
   const query = "?v=1.37&view=job&js=exit%201";

@@ -6,6 +6,12 @@ use crate::engine::config::KubeletConfig;
 pub use crate::engine::job::JobInputs;
 use crate::engine::ScenarioSpec;
 
+/// What the app's page shows at a bare address (no query, no `#job`): the
+/// 1.37 kubelet with ReduceDefaultCrashLoopBackOffDecay, KEP-4603's change as
+/// shipped, against today's default, so that the first view already shows a
+/// difference. Links are untouched: `?v=1.37` alone is still today's default.
+pub const FIRST_VISIT_LINK: &str = "v=1.37&gr=1";
+
 /// Which view the page shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum View {

@@ -19,30 +19,24 @@ struct Page {
 }
 
 impl Page {
-    /// The app on a clean page URL (it keeps the URL in sync).
+    /// The app on a page URL of today's defaults (it keeps the URL in sync).
     async fn mount() -> Page {
-        let window = web_sys::window().expect("window");
-        let path = window.location().pathname().expect("path");
-        window
-            .history()
-            .expect("history")
-            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
-            .expect("replaceState");
-        Self::mount_with(None).await
+        Self::mount_at("v=1.37").await
     }
 
-    /// The app on a page whose URL is `?query` (as an iframe embed's page).
+    /// The app on a page whose URL is `?query` (bare when empty).
     async fn mount_at(query: &str) -> Page {
         let window = web_sys::window().expect("window");
         let path = window.location().pathname().expect("path");
+        let url = if query.is_empty() {
+            path
+        } else {
+            format!("{path}?{query}")
+        };
         window
             .history()
             .expect("history")
-            .replace_state_with_url(
-                &wasm_bindgen::JsValue::NULL,
-                "",
-                Some(&format!("{path}?{query}")),
-            )
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
             .expect("replaceState");
         Self::mount_with(None).await
     }
@@ -1160,4 +1154,43 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         host.remove();
     }
     host_css.remove();
+}
+
+/// A bare address shows a difference at once: 1.37 with
+/// ReduceDefaultCrashLoopBackOffDecay against today's default. A link of
+/// today's default (`?v=1.37`) still means today's default.
+#[wasm_bindgen_test]
+async fn a_first_visit_shows_a_difference() {
+    let page = Page::mount_at("").await;
+    let gate: HtmlInputElement = page.get("gate-reduce").dyn_into().unwrap();
+    assert!(gate.checked());
+    assert_eq!(page.text("eff-initial"), "1s");
+    assert!(page
+        .get("first-visit")
+        .text_content()
+        .unwrap()
+        .contains("KEP-4603"));
+    let excess = page.text("head-excess-restarts-5m");
+    assert!(excess.starts_with('+'), "{excess}");
+    // The address then holds the link of what is shown.
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(
+        search.contains("gr=1") && search.contains("v=1.37"),
+        "{search}"
+    );
+    // Moved from, the first view stops describing itself.
+    page.type_into("pods", "120").await;
+    assert!(page.root.query_selector("#first-visit").unwrap().is_none());
+    drop(page);
+    let defaults = Page::mount().await;
+    assert_eq!(
+        defaults.text("head-excess-restarts-5m"),
+        "same as today's default"
+    );
+    assert!(defaults
+        .root
+        .query_selector("#first-visit")
+        .unwrap()
+        .is_none());
 }

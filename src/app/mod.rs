@@ -17,7 +17,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::chart::Kind;
-use crate::inputs::{Page, View};
+use crate::inputs::{Page, View, FIRST_VISIT_LINK};
 use crate::share::{self, Notice};
 use charts::Chart;
 use controls::Embed;
@@ -85,13 +85,22 @@ fn read_link(query: &Option<AttrValue>) -> (Page, Vec<Notice>) {
         Some(q) => share::decode(q),
         None => {
             let search = location().and_then(|l| l.search().ok()).unwrap_or_default();
+            let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
+            if first_visit(&search, &hash) {
+                return share::decode(FIRST_VISIT_LINK);
+            }
             let (mut shared, notices) = share::decode(&search);
-            if location().and_then(|l| l.hash().ok()).as_deref() == Some("#job") {
+            if hash == "#job" {
                 shared.view = View::Job;
             }
             (shared, notices)
         }
     }
+}
+
+/// A bare address: the page's own first view, not a link.
+fn first_visit(search: &str, hash: &str) -> bool {
+    search.trim_start_matches('?').is_empty() && hash.is_empty()
 }
 
 /// The full link to this state: at `app_url` when given, else on this page.
@@ -212,6 +221,11 @@ pub fn App(props: &AppProps) -> Html {
         </div>
     });
     let current = |v: View| (*view == v).then_some("page");
+    // While the first view is untouched, say what it compares.
+    let showcase = use_memo((), |_| share::decode(FIRST_VISIT_LINK).0.inputs);
+    let first_view = (sync && state.inputs == *showcase).then(|| html! {
+        <p class="hint" id="first-visit">{"Shown: kubelet 1.37 with ReduceDefaultCrashLoopBackOffDecay on (KEP-4603's faster curve, as the kubelet ships it) against today's default. Untick the gate, or move any control, to explore."}</p>
+    });
     let error = state
         .error
         .as_ref()
@@ -318,6 +332,7 @@ pub fn App(props: &AppProps) -> Html {
                 <h1>{"crashloop-explorer"}</h1>
                 <p class="lede">{"How a crash-looping container restarts under CrashLoopBackOff, the "}
                     <code>{"/pods"}</code>{" API load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws."}</p>
+                { for first_view }
                 <nav class="views" aria-label="Views">
                     <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
                     <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
