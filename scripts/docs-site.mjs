@@ -98,9 +98,12 @@ try {
   await page.evaluate(() => document.querySelectorAll("crashloop-explorer")[1].setAttribute("link", "v=1.37&m=kep&i=250ms&x=1m"));
   await until(page, "the second explorer to show its new link", async () => (await text(page, 1, "head-restarts-5m")) !== firstFive);
   check((await background(page, 1)) === DARK_PANEL, "the link change lost the theme attribute");
+  // And the view: the Job view in the same element.
+  await page.evaluate(() => document.querySelectorAll("crashloop-explorer")[1].setAttribute("view", "job"));
+  await until(page, "the second explorer's Job chart", () => inside(page, 1, inkedScript, "#chart-job"));
   const violations = await page.evaluate(() => window.__violations);
   for (const v of violations) fail(`policy violation: ${v}`);
-  console.log(`docs site: two explorers; pods ${before[2]} → ${after[2]} moved /pods (5 min) ${before[0]} → ${after[0]} in the first only; light on a dark system; theme and link attributes applied`);
+  console.log(`docs site: two explorers; pods ${before[2]} → ${after[2]} moved /pods (5 min) ${before[0]} → ${after[0]} in the first only; light on a dark system; theme, link and view attributes applied`);
   await page.context().close();
 
   // A phone: nothing wider than the screen.
