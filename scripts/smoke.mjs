@@ -66,6 +66,31 @@ async function violations(page, query) {
   await page.close();
 }
 
+// Before the wasm (here: without JavaScript), the page holds the first view
+// drawn at build time; the app, once mounted, shows the same figures.
+{
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, javaScriptEnabled: false });
+  const still = await context.newPage();
+  await still.goto(base);
+  const pre = await still.evaluate(() => ({
+    figures: [...document.querySelectorAll("#prerender dd.figure")].map((d) => d.textContent.trim()),
+    images: [...document.querySelectorAll("#prerender img")].map((i) => i.naturalWidth),
+  }));
+  await context.close();
+  const page = await open("");
+  await inked(page, "#chart-restarts");
+  const live = await page.evaluate(() => ({
+    figures: ["restarts-5m", "restarts-all", "requests-5m", "requests-all"].map((id) => document.getElementById(`head-${id}`).textContent.trim()),
+    prerender: document.querySelectorAll("#prerender").length,
+  }));
+  if (pre.figures.length !== 4 || pre.figures.join() !== live.figures.join())
+    fail(`prerendered figures ${pre.figures.join(", ")} are not the app's ${live.figures.join(", ")}`);
+  if (pre.images.length !== 2 || pre.images.some((w) => w !== 720)) fail(`prerendered charts: ${JSON.stringify(pre.images)}`);
+  if (live.prerender !== 0) fail("the prerendered view stayed after the app mounted");
+  console.log(`first view before the wasm: figures ${pre.figures.join(", ")} (the app's too), ${pre.images.length} charts; replaced on mount`);
+  await page.close();
+}
+
 // Print: one column, light, no buttons or screen-only panels.
 {
   const page = await open("?v=1.37&theme=dark");

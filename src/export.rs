@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
 use crate::engine::duration::format_human_ms;
-use crate::engine::simulate::FIRST_MINUTES_MS;
+use crate::engine::simulate::{Counts, Summary, FIRST_MINUTES_MS};
 use crate::engine::Ms;
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
@@ -91,6 +91,69 @@ pub fn window_labels(horizon_ms: Ms) -> (String, String) {
     (first, horizon)
 }
 
+/// One of the headline figures: what it counts, over which window, the
+/// figure, and how far it is from today's default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeadlineFigure {
+    /// `head-{id}` and `head-excess-{id}` in the page.
+    pub id: &'static str,
+    pub label: String,
+    pub value: i64,
+    pub excess: String,
+}
+
+/// The figures that answer the question, first on the page: restarts per
+/// pod and the node's /pods requests, in the first minutes and over the
+/// horizon, each against today's default. The app's strip and the page
+/// prerendered at build time both show these.
+pub fn headline(e: &Exploration) -> Vec<HeadlineFigure> {
+    let (first, horizon) = window_labels(e.timeline.horizon_ms);
+    type Pick = fn(&Counts) -> i64;
+    let figures: [(&str, &str, Pick, bool); 4] = [
+        (
+            "restarts-5m",
+            "Restarts per pod",
+            |c| c.restarts_per_pod,
+            true,
+        ),
+        (
+            "restarts-all",
+            "Restarts per pod",
+            |c| c.restarts_per_pod,
+            false,
+        ),
+        (
+            "requests-5m",
+            "/pods requests, node",
+            |c| c.requests_per_node,
+            true,
+        ),
+        (
+            "requests-all",
+            "/pods requests, node",
+            |c| c.requests_per_node,
+            false,
+        ),
+    ];
+    figures
+        .into_iter()
+        .map(|(id, what, pick, first5)| {
+            let of = |s: &Summary| pick(if first5 { &s.first5m } else { &s.horizon });
+            let excess = of(&e.excess);
+            HeadlineFigure {
+                id,
+                label: format!("{what}, {}", if first5 { &first } else { &horizon }),
+                value: of(&e.summary),
+                excess: if excess == 0 {
+                    "same as today's default".to_owned()
+                } else {
+                    format!("{excess:+} against today's default")
+                },
+            }
+        })
+        .collect()
+}
+
 /// The headline figures in a sentence: a chart's description.
 pub fn figure_desc(e: &Exploration) -> String {
     let (first, horizon) = window_labels(e.timeline.horizon_ms);
@@ -108,10 +171,56 @@ pub fn figure_desc(e: &Exploration) -> String {
     )
 }
 
-fn escape(s: &str) -> String {
+/// Text made safe for HTML and SVG content and attribute values.
+pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Where the built page's `<body>` takes the prerendered first view.
+pub const PRERENDER_MARKER: &str = "<!-- prerender -->";
+/// The prerendered view's element, which the app removes when it mounts.
+pub const PRERENDER_ID: &str = "prerender";
+
+/// A chart drawn at build time, as files beside the page: light and dark.
+pub struct PrerenderedChart<'a> {
+    pub kind: Kind,
+    pub light: &'a str,
+    pub dark: &'a str,
+}
+
+/// The first view as static HTML, for the built `index.html`: what the
+/// reader sees before the wasm has loaded and run, and without JavaScript.
+/// The headline figures, then the charts as images (the dark one when the
+/// system is dark), each described by the figures.
+pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart]) -> String {
+    let mut html = format!(
+        "<main class=\"app prerendered\" id=\"{PRERENDER_ID}\" aria-busy=\"true\">\n<header><h1>crashloop-explorer</h1>\n<p class=\"lede\">{}</p></header>\n<dl class=\"headline\">\n",
+        escape(shows)
+    );
+    for f in headline(e) {
+        html.push_str(&format!(
+            "<div><dt>{}</dt><dd class=\"figure\">{}</dd><dd class=\"excess\">{}</dd></div>\n",
+            escape(&f.label),
+            f.value,
+            escape(&f.excess)
+        ));
+    }
+    html.push_str("</dl>\n<div class=\"prerendered-charts\">\n");
+    let desc = figure_desc(e);
+    for c in charts {
+        html.push_str(&format!(
+            "<picture><source srcset=\"{}\" media=\"(prefers-color-scheme: dark)\"><img src=\"{}\" width=\"720\" height=\"300\" alt=\"{}. {}\"></picture>\n",
+            escape(c.dark),
+            escape(c.light),
+            escape(c.kind.alt()),
+            escape(&desc)
+        ));
+    }
+    html.push_str("</div>\n</main>");
+    html
 }
 
 /// The KubeletConfiguration a node needs for this configuration.

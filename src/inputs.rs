@@ -11,6 +11,8 @@ use crate::engine::ScenarioSpec;
 /// shipped, against today's default, so that the first view already shows a
 /// difference. Links are untouched: `?v=1.37` alone is still today's default.
 pub const FIRST_VISIT_LINK: &str = "v=1.37&gr=1";
+/// What that first view compares, in words.
+pub const FIRST_VISIT_SHOWS: &str = "kubelet 1.37 with ReduceDefaultCrashLoopBackOffDecay on (KEP-4603's faster curve, as the kubelet ships it) against today's default";
 
 /// Which view the page shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -33,6 +33,12 @@ USAGE:
         code: for pages that cannot run the app, for print, and as the fallback
         inside <crashloop-explorer>. CHART is restarts, waits, load or windows.
         Any part of the link the app would not use is an error.
+    crashloop-explorer prerender DIR
+        Writes the app's first view into DIR/index.html (a built page with the
+        `<!-- prerender -->` marker): the headline figures, and the restart and
+        load charts as SVG files beside it, light and dark, so that the page
+        shows them before the wasm has run, and without JavaScript. The build
+        runs it (Trunk's post_build hook, scripts/prerender.sh).
     crashloop-explorer --help
 
 OPTIONS (pod):
@@ -55,9 +61,15 @@ fn main() -> std::process::ExitCode {
         print!("{HELP}");
         return ExitCode::SUCCESS;
     }
-    // The figure reads no standard input.
-    if args.first().map(String::as_str) == Some("figure") {
-        return match figure(&args[1..]) {
+    // The figure and the prerender read no standard input.
+    let command = args.first().map(String::as_str);
+    if matches!(command, Some("figure" | "prerender")) {
+        let done = if command == Some("figure") {
+            figure(&args[1..])
+        } else {
+            prerender(&args[1..]).map(|()| String::new())
+        };
+        return match done {
             Ok(svg) => {
                 print!("{svg}");
                 ExitCode::SUCCESS
@@ -205,4 +217,69 @@ fn figure(args: &[String]) -> Result<String, String> {
     Ok(crashloop_explorer::export::svg(
         chart, &data, &FontText, &desc,
     ))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn prerender(args: &[String]) -> Result<(), String> {
+    use crashloop_explorer::app::{charts::chart_data, state::State};
+    use crashloop_explorer::chart::{FontText, Kind, Look};
+    use crashloop_explorer::export::{
+        figure_desc, prerendered_view, svg, PrerenderedChart, PRERENDER_ID, PRERENDER_MARKER,
+    };
+    use crashloop_explorer::inputs::{FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
+    use std::path::Path;
+
+    let [dir] = args else {
+        return Err("prerender needs the built site's directory: prerender DIR".into());
+    };
+    let dir = Path::new(dir);
+    let index = dir.join("index.html");
+    let page = std::fs::read_to_string(&index)
+        .map_err(|e| format!("prerender: reading {}: {e}", index.display()))?;
+    let (link, notices) = crashloop_explorer::share::decode(FIRST_VISIT_LINK);
+    if let Some(n) = notices.first() {
+        return Err(format!(
+            "prerender: the first view's link: {}: {}",
+            n.key, n.message
+        ));
+    }
+    let state = State::new(link.inputs);
+    let desc = figure_desc(&state.shown);
+    let kinds = [Kind::Restarts, Kind::Load];
+    let names: Vec<(Kind, String, String)> = kinds
+        .iter()
+        .map(|&k| {
+            let name = |theme: &str| format!("{PRERENDER_ID}-{}-{theme}.svg", k.name());
+            (k, name("light"), name("dark"))
+        })
+        .collect();
+    for (kind, light, dark) in &names {
+        for (file, dark) in [(light, false), (dark, true)] {
+            let data = chart_data(&state, Look { scale: 1.0, dark });
+            std::fs::write(dir.join(file), svg(*kind, &data, &FontText, &desc))
+                .map_err(|e| format!("prerender: writing {file}: {e}"))?;
+        }
+    }
+    let charts: Vec<PrerenderedChart> = names
+        .iter()
+        .map(|(kind, light, dark)| PrerenderedChart {
+            kind: *kind,
+            light,
+            dark,
+        })
+        .collect();
+    let view = prerendered_view(
+        &state.shown,
+        &format!("Loading the explorer. Computed when this page was built: {FIRST_VISIT_SHOWS}."),
+        &charts,
+    );
+    let Some(at) = page.find(PRERENDER_MARKER) else {
+        return Err(format!(
+            "prerender: {} has no {PRERENDER_MARKER} marker in its <body>",
+            index.display()
+        ));
+    };
+    let mut out = page.clone();
+    out.replace_range(at..at + PRERENDER_MARKER.len(), &view);
+    std::fs::write(&index, out).map_err(|e| format!("prerender: writing {}: {e}", index.display()))
 }

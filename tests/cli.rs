@@ -166,3 +166,42 @@ fn figure_refuses_what_the_app_would_only_warn_about() {
     );
     assert!(refused(&["figure", "--chart", "load"]).contains("figure needs --link"));
 }
+
+#[test]
+fn prerender_writes_the_first_view_into_a_built_page() {
+    let dir = std::env::temp_dir().join(format!("crashloop-prerender-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let index = dir.join("index.html");
+    std::fs::write(
+        &index,
+        "<!DOCTYPE html><html><body>\n<!-- prerender -->\n<noscript>x</noscript></body></html>",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["prerender", dir.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(&index).unwrap();
+    assert!(!page.contains("<!-- prerender -->"));
+    assert!(page.contains(r#"<main class="app prerendered" id="prerender" aria-busy="true">"#));
+    // The four headline figures, labelled as the app labels them.
+    assert_eq!(page.matches("<dd class=\"figure\">").count(), 4);
+    assert!(page.contains("<dt>Restarts per pod, first 5 min</dt>"));
+    assert!(page.contains("<dt>/pods requests, node, 30 min</dt>"));
+    // Two charts, light and dark files beside the page, described for readers.
+    for name in ["restarts", "load"] {
+        for theme in ["light", "dark"] {
+            let file = format!("prerender-{name}-{theme}.svg");
+            assert!(page.contains(&file), "{file}");
+            let svg = std::fs::read_to_string(dir.join(&file)).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("<desc>This configuration: "));
+        }
+    }
+    assert!(page.contains(r#"media="(prefers-color-scheme: dark)""#));
+    assert!(page.contains(
+        "alt=\"Cumulative restarts of one pod over time, against today's default. This configuration: "
+    ));
+    // Run again: no marker left, so it says so rather than writing twice.
+    let (code, _, err) = run(&["prerender", dir.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("has no <!-- prerender --> marker"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

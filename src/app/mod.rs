@@ -17,7 +17,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use crate::chart::Kind;
-use crate::inputs::{Page, View, FIRST_VISIT_LINK};
+use crate::inputs::{Page, View, FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
 use crate::share::{self, Notice};
 use charts::Chart;
 use controls::Embed;
@@ -36,6 +36,13 @@ use state::{Action, State};
 /// Mounts the explorer into `<body>`: the app's own page (boot.js calls it
 /// through the JS API's `start`).
 pub fn start() {
+    // The first view drawn at build time gives way to the live one.
+    if let Some(pre) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(crate::export::PRERENDER_ID))
+    {
+        pre.remove();
+    }
     yew::Renderer::<App>::new().render();
 }
 
@@ -224,7 +231,7 @@ pub fn App(props: &AppProps) -> Html {
     // While the first view is untouched, say what it compares.
     let showcase = use_memo((), |_| share::decode(FIRST_VISIT_LINK).0.inputs);
     let first_view = (sync && state.inputs == *showcase).then(|| html! {
-        <p class="hint" id="first-visit">{"Shown: kubelet 1.37 with ReduceDefaultCrashLoopBackOffDecay on (KEP-4603's faster curve, as the kubelet ships it) against today's default. Untick the gate, or move any control, to explore."}</p>
+        <p class="hint" id="first-visit">{ format!("Shown: {FIRST_VISIT_SHOWS}. Untick the gate, or move any control, to explore.") }</p>
     });
     let error = state
         .error

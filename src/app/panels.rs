@@ -616,49 +616,14 @@ fn signed(v: i64) -> String {
 /// horizon, each against today's default.
 #[function_component]
 pub fn Headline(p: &PanelProps) -> Html {
-    let e = &*p.state.shown;
-    let (first, horizon) = window_labels(e.timeline.horizon_ms);
-    type Pick = fn(&Counts) -> i64;
-    let figures: [(&str, &str, Pick, bool); 4] = [
-        (
-            "restarts-5m",
-            "Restarts per pod",
-            |c| c.restarts_per_pod,
-            true,
-        ),
-        (
-            "restarts-all",
-            "Restarts per pod",
-            |c| c.restarts_per_pod,
-            false,
-        ),
-        (
-            "requests-5m",
-            "/pods requests, node",
-            |c| c.requests_per_node,
-            true,
-        ),
-        (
-            "requests-all",
-            "/pods requests, node",
-            |c| c.requests_per_node,
-            false,
-        ),
-    ];
     html! {
         <dl class="headline" id="headline">
-            { for figures.into_iter().map(|(id, what, pick, first5)| {
-                let of = |s: &Summary| pick(if first5 { &s.first5m } else { &s.horizon });
-                let excess = of(&e.excess);
-                html! {
-                    <div>
-                        <dt>{ what }{ ", " }{ if first5 { &first } else { &horizon } }</dt>
-                        <dd class="figure" id={format!("head-{id}")}>{ of(&e.summary) }</dd>
-                        <dd class="excess" id={format!("head-excess-{id}")}>{
-                            if excess == 0 { "same as today's default".to_owned() } else { format!("{} against today's default", signed(excess)) }
-                        }</dd>
-                    </div>
-                }
+            { for crate::export::headline(&p.state.shown).into_iter().map(|f| html! {
+                <div>
+                    <dt>{ f.label }</dt>
+                    <dd class="figure" id={format!("head-{}", f.id)}>{ f.value }</dd>
+                    <dd class="excess" id={format!("head-excess-{}", f.id)}>{ f.excess }</dd>
+                </div>
             }) }
         </dl>
     }
