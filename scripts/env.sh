@@ -102,6 +102,8 @@ setup_build_tools() {
 # or a list such as "chromium firefox"); all three by default.
 ALL_BROWSERS="chromium firefox webkit"
 GECKODRIVER_VERSION=0.37.1
+# Lighthouse for the benchmark only (scripts/bench.sh), installed under target/.
+LIGHTHOUSE_VERSION=13.5.0
 
 wants_browser() { case " ${BROWSERS:-$ALL_BROWSERS} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 

@@ -210,6 +210,7 @@ impl Explorer {
             query: Some(self.options.query().into()),
             theme_root: Some(self.host.clone()),
             app_url: self.options.app_url.clone().map(Into::into),
+            static_header: false,
         };
         self.app = Some(crate::app::mount_props(container, props));
     }

@@ -179,6 +179,14 @@ pub fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The page's lede, around the `/pods` in code: the app's header and the
+/// prerendered first view say the same, so the reader sees no jump.
+pub const LEDE: [&str; 3] = [
+    "How a crash-looping container restarts under CrashLoopBackOff, the ",
+    "/pods",
+    " API load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws.",
+];
+
 /// Where the built page's `<body>` takes the prerendered first view.
 pub const PRERENDER_MARKER: &str = "<!-- prerender -->";
 /// The prerendered view's element, which the app removes when it mounts.
@@ -193,11 +201,17 @@ pub struct PrerenderedChart<'a> {
 
 /// The first view as static HTML, for the built `index.html`: what the
 /// reader sees before the wasm has loaded and run, and without JavaScript.
-/// The headline figures, then the charts as images (the dark one when the
-/// system is dark), each described by the figures.
+/// The page's header (which stays), then, until the app replaces them, the
+/// headline figures and the charts as images (the dark one when the system
+/// is dark), each described by the figures.
 pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart]) -> String {
     let mut html = format!(
-        "<main class=\"app prerendered\" id=\"{PRERENDER_ID}\" aria-busy=\"true\">\n<header><h1>crashloop-explorer</h1>\n<p class=\"lede\">{}</p></header>\n<dl class=\"headline\">\n",
+        // The page's header stays when the app mounts (it renders the rest),
+        // so what the reader saw first does not disappear and come back.
+        "<header class=\"app page-header\"><h1>crashloop-explorer</h1>\n<p class=\"lede\">{}<code>{}</code>{}</p></header>\n<main class=\"app prerendered\" id=\"{PRERENDER_ID}\" aria-busy=\"true\">\n<p class=\"hint\">{}</p>\n<dl class=\"headline\">\n",
+        escape(LEDE[0]),
+        escape(LEDE[1]),
+        escape(LEDE[2]),
         escape(shows)
     );
     for f in headline(e) {

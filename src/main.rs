@@ -270,7 +270,7 @@ fn prerender(args: &[String]) -> Result<(), String> {
         .collect();
     let view = prerendered_view(
         &state.shown,
-        &format!("Loading the explorer. Computed when this page was built: {FIRST_VISIT_SHOWS}."),
+        &format!("Shown: {FIRST_VISIT_SHOWS}. Computed when this page was built: the controls appear when the explorer has loaded."),
         &charts,
     );
     let Some(at) = page.find(PRERENDER_MARKER) else {

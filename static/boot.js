@@ -1,6 +1,11 @@
 // Loads the app. An external module rather than Trunk's injected inline
 // script, so that the Content-Security-Policy can forbid inline scripts.
-import init, * as bindings from "./crashloop-explorer.js";
+//
+// The page already shows the first view drawn at build time: the wasm is
+// fetched once that has painted, so it does not compete with it for the
+// network (on a slow link the figures and charts come first).
+await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
+const { default: init, ...bindings } = await import("./crashloop-explorer.js");
 
 const wasm = await init({ module_or_path: new URL("./crashloop-explorer_bg.wasm", import.meta.url) });
 window.wasmBindings = bindings;

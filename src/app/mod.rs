@@ -36,15 +36,36 @@ use state::{Action, State};
 /// Mounts the explorer into `<body>`: the app's own page (boot.js calls it
 /// through the JS API's `start`).
 pub fn start() {
-    // The first view drawn at build time gives way to the live one.
-    if let Some(pre) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(crate::export::PRERENDER_ID))
-    {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    // The first view drawn at build time gives way to the live one; the
+    // page's header stays. Yew empties the element it mounts in, so the app
+    // gets one of its own rather than <body>.
+    if let Some(pre) = document.get_element_by_id(crate::export::PRERENDER_ID) {
         pre.remove();
     }
-    yew::Renderer::<App>::new().render();
+    let static_header = document
+        .query_selector("header.page-header")
+        .ok()
+        .flatten()
+        .is_some();
+    let (Ok(root), Some(body)) = (document.create_element("div"), document.body()) else {
+        return;
+    };
+    root.set_id(APP_ROOT_ID);
+    let _ = body.append_child(&root);
+    mount_props(
+        root,
+        AppProps {
+            static_header,
+            ..AppProps::default()
+        },
+    );
 }
+
+/// The element the page's app is mounted in.
+pub const APP_ROOT_ID: &str = "app-root";
 
 /// Mounts the explorer into any element, from its own page's URL (kept in sync).
 pub fn mount(root: Element) -> yew::AppHandle<App> {
@@ -81,6 +102,10 @@ pub struct AppProps {
     /// unset, this page.
     #[prop_or_default]
     pub app_url: Option<AttrValue>,
+    /// The page already has the title and lede (the built index.html's, drawn
+    /// at build time), which the app leaves in place.
+    #[prop_or_default]
+    pub static_header: bool,
 }
 
 fn location() -> Option<web_sys::Location> {
@@ -336,9 +361,10 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <main class="app" ref={root}>
             <header>
-                <h1>{"crashloop-explorer"}</h1>
-                <p class="lede">{"How a crash-looping container restarts under CrashLoopBackOff, the "}
-                    <code>{"/pods"}</code>{" API load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws."}</p>
+                if !props.static_header {
+                    <h1>{"crashloop-explorer"}</h1>
+                    <p class="lede">{ crate::export::LEDE[0] }<code>{ crate::export::LEDE[1] }</code>{ crate::export::LEDE[2] }</p>
+                }
                 { for first_view }
                 <nav class="views" aria-label="Views">
                     <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
