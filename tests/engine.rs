@@ -451,6 +451,38 @@ fn worst_case_stays_bounded() {
     assert_eq!(t.node_requests_per_window.len(), 8_640);
 }
 
+// 25 ms doubling to a 1 s cap, the KEP model, restarts at expiry, a crash at
+// once: waits 25, 50, 100, 200, 400, 800 ms, then 1 s for ever. Restarts at
+// 25, 75, 175, 375, 775, 1575 ms, then every 1000 ms while before 24 h:
+// 1575 + 1000 j < 86,400,000 for j up to 86,398, so 6 + 86,398 = 86,404
+// restarts, the last at 86,399,575 ms. Past the cap they are written out a
+// period at a time, not stepped through (the properties test checks the two
+// agree everywhere).
+#[test]
+fn a_capped_curve_is_periodic_to_the_horizon() {
+    let s = Scenario::try_from(ScenarioSpec {
+        initial_ms: Some(25),
+        max_ms: Some(1_000),
+        horizon_ms: 86_400_000,
+        model: Semantics::Kep,
+        requeue: Some(Requeue::Ideal),
+        ..Default::default()
+    })
+    .unwrap();
+    let t = simulate(&s);
+    assert_eq!(t.restarts_at_ms.len(), 86_404);
+    assert_eq!(
+        &t.restarts_at_ms[..8],
+        &[25, 75, 175, 375, 775, 1_575, 2_575, 3_575]
+    );
+    assert_eq!(
+        &t.delays_ms[..8],
+        &[25, 50, 100, 200, 400, 800, 1_000, 1_000]
+    );
+    assert_eq!(t.restarts_at_ms.last(), Some(&86_399_575));
+    assert!(t.delays_ms[6..].iter().all(|&d| d == 1_000));
+}
+
 #[test]
 fn the_default_scenario_is_what_its_spec_parses_to() {
     assert_eq!(

@@ -2,13 +2,16 @@
 //! numbers keep their invariants; for any string a parser answers, never panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::engine::config::EffectiveBackoff;
 use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
 use crashloop_explorer::engine::duration::parse_go_duration;
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
 use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
-use crashloop_explorer::engine::simulate::{Offsets, HOUSEKEEPING_MS, LOAD_WINDOW_MS};
+use crashloop_explorer::engine::simulate::{
+    pod_restarts_gc, pod_restarts_stepwise, Offsets, PodRun, HOUSEKEEPING_MS, LOAD_WINDOW_MS,
+};
 use crashloop_explorer::engine::{simulate, Group, Requeue, Scenario, ScenarioSpec, Semantics};
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::pod::parse_pod;
@@ -100,6 +103,44 @@ proptest! {
         }
         prop_assert_eq!(&t.node_requests_per_window, &windows);
         prop_assert_eq!(t.node_restarts(), restarts);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Writing out the periodic tail gives exactly what stepping through
+    /// every restart gives: both models, any curve (a schedule too), crash
+    /// interval, start latency and horizon, reset thresholds short enough to
+    /// fire.
+    #[test]
+    fn the_periodic_shortcut_is_the_stepwise_run(
+        (initial, max) in (25u64..=60_000, 25u64..=600_000),
+        run_ms in prop_oneof![Just(0u64), 0u64..=900_000],
+        start_latency_ms in prop_oneof![Just(0u64), 0u64..=5_000],
+        horizon_ms in 1_000u64..=14_400_000,
+        reset_after_ms in prop_oneof![Just(600_000u64), 1_000u64..=1_200_000],
+        schedule in prop_oneof![Just(vec![]), proptest::collection::vec(25u64..=600_000, 1..6)],
+        kep in any::<bool>(),
+    ) {
+        let backoff = EffectiveBackoff {
+            initial_ms: initial,
+            max_ms: max,
+            reset_after_ms,
+            schedule_ms: schedule,
+            notes: vec![],
+            warnings: vec![],
+        };
+        let run = PodRun {
+            backoff: &backoff,
+            run_ms,
+            horizon_ms,
+            model: if kep { Semantics::Kep } else { Semantics::Kubelet },
+            requeue: Requeue::Ideal,
+            start_latency_ms,
+            seed: 7,
+        };
+        prop_assert_eq!(pod_restarts_gc(&run), pod_restarts_stepwise(&run));
     }
 }
 

@@ -23,6 +23,10 @@ pub trait RestartBackoff {
     fn expiry_ms(&self) -> Ms;
     /// `DeleteEntry`: what the housekeeping GC does to an expired entry.
     fn forget(&mut self);
+    /// The entry's wait, when what comes next depends only on that wait and
+    /// the time since the last update (not on how many waits came before):
+    /// then two restarts alike in these are alike forever after.
+    fn settled_wait(&self) -> Option<Ms>;
 }
 
 impl RestartBackoff for Backoff<()> {
@@ -46,6 +50,10 @@ impl RestartBackoff for Backoff<()> {
     }
     fn forget(&mut self) {
         self.reset(&())
+    }
+    // client-go's entry is its backoff and lastUpdate, nothing else.
+    fn settled_wait(&self) -> Option<Ms> {
+        self.entry(&()).map(|e| e.backoff)
     }
 }
 
@@ -111,5 +119,11 @@ impl RestartBackoff for ScheduleBackoff {
 
     fn forget(&mut self) {
         self.entry = None;
+    }
+    // Past the list, every wait is the max; before, the index matters.
+    fn settled_wait(&self) -> Option<Ms> {
+        self.entry
+            .filter(|&(index, _, _)| index >= self.waits.len())
+            .map(|(_, wait, _)| wait)
     }
 }
