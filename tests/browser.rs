@@ -190,6 +190,19 @@ async fn settle() {
         let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
     }
     yew::platform::time::sleep(Duration::from_millis(20)).await;
+    // A jittered curve's band is drawn once the controls rest: wait for it.
+    let document = web_sys::window().unwrap().document().unwrap();
+    for _ in 0..60 {
+        if document
+            .query_selector("[aria-busy=\"true\"]")
+            .unwrap()
+            .is_none()
+        {
+            break;
+        }
+        yew::platform::time::sleep(Duration::from_millis(25)).await;
+    }
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
 }
 
 #[wasm_bindgen_test]
@@ -400,6 +413,18 @@ async fn jitter_follows_the_seed() {
     // The same seed draws the same chart.
     page.type_into("seed", &seed).await;
     assert_eq!(page.pixels("chart-restarts"), band);
+    // A move paints at once without the band (most of a jittered curve's
+    // cost), the band once the control rests.
+    let initial = page.input("initial");
+    initial.set_value("3");
+    fire(&initial.clone().into(), "input");
+    yew::platform::time::sleep(Duration::from_millis(40)).await;
+    let figure = page.get("chart-restarts").parent_element().unwrap();
+    assert_eq!(figure.get_attribute("aria-busy").as_deref(), Some("true"));
+    let without = page.pixels("chart-restarts");
+    settle().await;
+    assert!(!figure.has_attribute("aria-busy"));
+    assert_ne!(page.pixels("chart-restarts"), without, "the band is drawn");
 }
 
 #[wasm_bindgen_test]

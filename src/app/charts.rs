@@ -289,7 +289,7 @@ pub fn Chart(p: &ChartProps) -> Html {
         Callback::from(move |_: PointerEvent| hover.set(String::new()))
     };
     html! {
-        <figure class="chart" ref={figure}>
+        <figure class="chart" ref={figure} aria-busy={(p.kind == Kind::Restarts && state.band_pending).then_some("true")}>
             <canvas id={p.kind.dom_id()} ref={canvas}
                 width={((f64::from(width) * dpr).round() as u32).to_string()}
                 height={((f64::from(height) * dpr).round() as u32).to_string()}

@@ -266,3 +266,18 @@ pub async fn write_clipboard(text: &str) -> bool {
         .await
         .is_ok()
 }
+
+/// How long the controls must rest before the jitter band is drawn: longer
+/// than the gap between a drag's moves (a frame) or a held key's repeats.
+const BAND_AFTER_MS: u32 = 100;
+
+/// Runs `draw` once the state has rested `BAND_AFTER_MS` with the band
+/// pending: each new state (`shown`, a result's identity) restarts the wait,
+/// so a drag paints every move without the band, and the band follows.
+#[hook]
+pub fn use_band_later(pending: bool, shown: usize, draw: Callback<()>) {
+    use_effect_with((pending, shown), move |&(pending, _)| {
+        let timer = pending.then(|| Timeout::new(BAND_AFTER_MS, move || draw.emit(())));
+        move || drop(timer)
+    });
+}

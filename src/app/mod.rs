@@ -165,6 +165,14 @@ pub fn App(props: &AppProps) -> Html {
         let l = link.clone();
         use_reducer(move || State::new(l.0.inputs.clone()))
     };
+    {
+        let d = state.dispatcher();
+        hooks::use_band_later(
+            state.band_pending,
+            state.shown.ptr(),
+            Callback::from(move |()| d.dispatch(Action::Band)),
+        );
+    }
     let job = {
         let l = link.clone();
         use_reducer(move || JobState::new(l.0.job.clone()))

@@ -11,6 +11,7 @@ use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::scenario::HORIZON_RANGE_MS;
+use crate::engine::simulate::{jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{
     explore_with, node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind,
     Exploration, Group, KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy,
@@ -93,6 +94,8 @@ pub enum Action {
     /// Loads a diagnosed pod's container into the charts, marked at its age.
     ExplorePod(PodGroup),
     ClearMarker,
+    /// Draws the jitter band a move left for later.
+    Band,
 }
 
 /// What "Explore this pod" carries over: the container's crash interval and
@@ -145,17 +148,33 @@ const CACHE_BYTES: usize = 32 << 20;
 const CACHE_ENTRIES: usize = 64;
 
 impl RunCache {
+    /// The runs, with the jitter band.
     pub fn get(&self, s: &Scenario) -> Rc<PodRuns> {
+        self.get_with(s, true)
+    }
+
+    /// The runs; the band only if `band` asks for it or it was made before.
+    pub fn get_with(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
         let key = s.pod_key();
         let mut cache = self.0.borrow_mut();
         // Most recently used last.
         if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-            let hit = cache.remove(i);
+            let mut hit = cache.remove(i);
+            if band && hit.1.band.is_none() && wants_band(s) {
+                hit.1 = Rc::new(PodRuns {
+                    band: jitter_band(s),
+                    ..(*hit.1).clone()
+                });
+            }
             let runs = hit.1.clone();
             cache.push(hit);
             return runs;
         }
-        let runs = Rc::new(pod_runs(s));
+        let runs = Rc::new(if band {
+            pod_runs(s)
+        } else {
+            pod_runs_unbanded(s)
+        });
         cache.push((key, runs.clone()));
         let mut bytes: usize = cache.iter().map(|(_, r)| r.bytes()).sum();
         while cache.len() > 1 && (bytes > CACHE_BYTES || cache.len() > CACHE_ENTRIES) {
@@ -213,6 +232,10 @@ pub struct State {
     pub runs: Vec<Rc<PodRuns>>,
     pub cache: RunCache,
     pub compared_results: Vec<ComparedResult>,
+    /// The charted pod's jitter band is still to be drawn: it is most of a
+    /// jittered scenario's cost, so a move draws everything else first and
+    /// the band once the control rests (`Action::Band`).
+    pub band_pending: bool,
 }
 
 impl Default for State {
@@ -260,13 +283,14 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
 impl State {
     /// The state for these inputs (a link's are validated by `share::decode`).
     pub fn new(inputs: Inputs) -> Self {
-        Self::derive(inputs, None, RunCache::default())
+        Self::derive(inputs, None, RunCache::default(), true)
     }
 
     fn derive(
         inputs: Inputs,
         last: Option<(Shown, Rc<Scenario>, Vec<Rc<PodRuns>>)>,
         cache: RunCache,
+        band: bool,
     ) -> Self {
         let Inputs {
             spec,
@@ -281,7 +305,11 @@ impl State {
         });
         let explore_cached = |s: Scenario| {
             let todays_default = s.with_todays_default();
-            let (live, reference) = (cache.get(&s), cache.get(&todays_default));
+            // Only the live scenario's band is drawn.
+            let (live, reference) = (
+                cache.get_with(&s, band),
+                cache.get_with(&todays_default, false),
+            );
             let shown = Shown(Rc::new(explore_with(
                 (&s, &live),
                 (&todays_default, &reference),
@@ -305,12 +333,13 @@ impl State {
                     .ok_or_else(|| "unknown preset".to_owned())
                     .and_then(|s| Scenario::try_from(s).map_err(|e| e.to_string()))
                     .map(|s| {
-                        let r = cache.get(&s);
+                        let r = cache.get_with(&s, false);
                         runs.push(r.clone());
                         Rc::new(node_timeline(&s, &r))
                     }),
             })
             .collect();
+        let band_pending = shown.timeline.band.is_none() && wants_band(&scenario);
         Self {
             inputs,
             resolved,
@@ -320,6 +349,7 @@ impl State {
             runs,
             cache,
             compared_results,
+            band_pending,
         }
     }
 
@@ -377,6 +407,17 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if matches!(action, Action::Band) {
+            if !self.band_pending {
+                return self;
+            }
+            return Rc::new(State::derive(
+                self.inputs.clone(),
+                Some((self.shown.clone(), self.scenario.clone(), self.runs.clone())),
+                self.cache.clone(),
+                true,
+            ));
+        }
         let (initial, max) = self.current_curve();
         let mut inputs = self.inputs.clone();
         let Inputs {
@@ -510,6 +551,8 @@ impl Reducible for State {
                 }
             }
             Action::ClearMarker => *marker_ms = None,
+            // Handled above: it changes no input.
+            Action::Band => {}
             Action::Load(new) => {
                 if let Some(c) = &new.config {
                     *config = c.clone();
@@ -521,6 +564,7 @@ impl Reducible for State {
             inputs,
             Some((self.shown.clone(), self.scenario.clone(), self.runs.clone())),
             self.cache.clone(),
+            false,
         ))
     }
 }

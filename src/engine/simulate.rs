@@ -682,6 +682,30 @@ fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
 
 /// Each group's pod, and the band.
 pub fn pod_runs(s: &Scenario) -> PodRuns {
+    PodRuns {
+        band: jitter_band(s),
+        ..pod_runs_unbanded(s)
+    }
+}
+
+/// Whether the charted pod has a jitter band: seeds asked for, jittered
+/// requeue, and a container that restarts.
+pub fn wants_band(s: &Scenario) -> bool {
+    s.spec().band_seeds > 0 && s.requeue() != Requeue::Ideal && s.restarts(s.spec().chart_group)
+}
+
+/// The charted pod's band over seeds: a run per seed, most of a jittered
+/// scenario's cost, so the app draws it after the rest (`pod_runs_unbanded`).
+pub fn jitter_band(s: &Scenario) -> Option<Band> {
+    let chart_group = s.spec().chart_group;
+    s.groups()
+        .get(chart_group)
+        .and_then(|g| band(s, g, chart_group))
+}
+
+/// Each group's pod, without the band: every figure, and every chart but
+/// the band.
+pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
     let (groups, gc_at): (Vec<RestartsAndWaits>, Vec<Vec<Ms>>) = s
         .groups()
         .iter()
@@ -697,15 +721,11 @@ pub fn pod_runs(s: &Scenario) -> PodRuns {
         .unzip();
     let n = windows_of(s.horizon_ms());
     let per_window = groups.iter().map(|(at, _)| per_window(at, n)).collect();
-    let chart_group = s.spec().chart_group;
     PodRuns {
         groups,
         gc_at,
         per_window,
-        band: s
-            .groups()
-            .get(chart_group)
-            .and_then(|g| band(s, g, chart_group)),
+        band: None,
     }
 }
 
