@@ -11,11 +11,11 @@ use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::scenario::HORIZON_RANGE_MS;
-use crate::engine::simulate::{jitter_band, pod_runs_unbanded, wants_band};
+use crate::engine::simulate::{exploration, jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{
-    explore_with, node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind,
-    Exploration, Group, KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy,
-    Scenario, ScenarioError, ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind, Exploration, Group,
+    KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy, Scenario,
+    ScenarioError, ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 
@@ -138,9 +138,19 @@ fn first_rule(g: &mut Group) -> &mut ContainerRestartRule {
 /// the node (pods, spread, API limits) reuses them, band and all, and a
 /// slider dragged back and forth finds the runs of the stops it passed.
 #[derive(Debug, Clone, Default)]
-pub struct RunCache(Rc<std::cell::RefCell<Vec<Cached>>>);
+pub struct RunCache(
+    Rc<std::cell::RefCell<Vec<Cached>>>,
+    Rc<std::cell::RefCell<Vec<CachedTimeline>>>,
+);
 
 type Cached = (PodKey, Rc<PodRuns>);
+/// A node timeline, by its scenario and the very runs it was made from
+/// (held, so that no other runs can take their address).
+type CachedTimeline = (Scenario, Rc<PodRuns>, Rc<Timeline>);
+
+/// Node timelines kept: the live one's recent stops, today's default and
+/// up to three compared, which a curve slider leaves unchanged.
+const TIMELINES: usize = 12;
 
 /// What the cache may hold: a day at a 1 s cap is some 4 MB of runs, and
 /// most scenarios a few KB.
@@ -148,6 +158,28 @@ const CACHE_BYTES: usize = 32 << 20;
 const CACHE_ENTRIES: usize = 64;
 
 impl RunCache {
+    /// The node over the horizon from these runs; made again only when the
+    /// scenario or its runs changed (a curve slider changes neither today's
+    /// default nor the compared curves, each 3 ms at a day and a 1 s cap).
+    pub fn timeline(&self, s: &Scenario, runs: &Rc<PodRuns>) -> Rc<Timeline> {
+        let mut cache = self.1.borrow_mut();
+        if let Some(i) = cache
+            .iter()
+            .position(|(k, r, _)| Rc::ptr_eq(r, runs) && k == s)
+        {
+            let hit = cache.remove(i);
+            let t = hit.2.clone();
+            cache.push(hit);
+            return t;
+        }
+        let t = Rc::new(node_timeline(s, runs));
+        cache.push((s.clone(), runs.clone(), t.clone()));
+        if cache.len() > TIMELINES {
+            cache.remove(0);
+        }
+        t
+    }
+
     /// The runs, with the jitter band.
     pub fn get(&self, s: &Scenario) -> Rc<PodRuns> {
         self.get_with(s, true)
@@ -310,10 +342,11 @@ impl State {
                 cache.get_with(&s, band),
                 cache.get_with(&todays_default, false),
             );
-            let shown = Shown(Rc::new(explore_with(
-                (&s, &live),
-                (&todays_default, &reference),
-            )));
+            let (t, r) = (
+                cache.timeline(&s, &live),
+                cache.timeline(&todays_default, &reference),
+            );
+            let shown = Shown(Rc::new(exploration(&s, (*t).clone(), (*r).clone())));
             (shown, Rc::new(s), vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
@@ -335,7 +368,7 @@ impl State {
                     .map(|s| {
                         let r = cache.get_with(&s, false);
                         runs.push(r.clone());
-                        Rc::new(node_timeline(&s, &r))
+                        cache.timeline(&s, &r)
                     }),
             })
             .collect();

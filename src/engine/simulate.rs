@@ -841,8 +841,16 @@ pub fn explore_with(
     (scenario, runs): (&Scenario, &PodRuns),
     (todays_default, reference_runs): (&Scenario, &PodRuns),
 ) -> Exploration {
-    let timeline = node_timeline(scenario, runs);
-    let reference = node_timeline(todays_default, reference_runs);
+    exploration(
+        scenario,
+        node_timeline(scenario, runs),
+        node_timeline(todays_default, reference_runs),
+    )
+}
+
+/// The scenario's node timeline against today's default's, with the
+/// summaries and the excess (timelines made elsewhere, e.g. cached).
+pub fn exploration(scenario: &Scenario, timeline: Timeline, reference: Timeline) -> Exploration {
     let summary = Summary::of(&timeline);
     let reference_summary = Summary::of(&reference);
     Exploration {
