@@ -137,13 +137,16 @@ fn main() {
     // The initial-backoff slider between two stops already visited: pod runs
     // cached; today's default and the compared curves unchanged.
     let mut stop = false;
-    measure("app: initial slider move, visited stops, worst case", || {
-        stop = !stop;
-        state = state
-            .clone()
-            .reduce(Action::Initial(if stop { 25 } else { 50 }));
-        black_box(&state);
-    });
+    measure(
+        "app: initial slider move, visited stops, worst case",
+        || {
+            stop = !stop;
+            state = state
+                .clone()
+                .reduce(Action::Initial(if stop { 25 } else { 50 }));
+            black_box(&state);
+        },
+    );
     measure("draw 3 charts to SVG: worst case", || {
         let mut out = String::new();
         {

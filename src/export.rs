@@ -18,7 +18,7 @@ fn seconds(ms: u64) -> String {
 }
 
 fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
-    for (i, (at, wait)) in t.restarts_at_ms.iter().zip(&t.delays_ms).enumerate() {
+    for (i, (at, wait)) in t.restarts_at_ms.iter().zip(t.delays_ms.iter()).enumerate() {
         out.push_str(&format!(
             // As many fields as the header: a restart has no "admitted".
             "{who},restart,{},{},{},\n",

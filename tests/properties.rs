@@ -93,7 +93,7 @@ proptest! {
         let mut windows = vec![0u64; t.node_requests_per_window.len()];
         let mut restarts = 0;
         for i in 0..g.pods {
-            for &at in &t.restarts_at_ms {
+            for &at in t.restarts_at_ms.iter() {
                 let when = at + o.offset(i);
                 if when < s.horizon_ms() {
                     windows[(when / LOAD_WINDOW_MS) as usize] += t.requests_per_restart;
@@ -160,7 +160,7 @@ proptest! {
             Requeue::Periodic => 15_000,
             Requeue::AtExpiry => max.min(60_000) / 2,
         };
-        for (&d, &at) in t.delays_ms.iter().zip(&t.restarts_at_ms) {
+        for (&d, &at) in t.delays_ms.iter().zip(t.restarts_at_ms.iter()) {
             let kubelet = s.model() == Semantics::Kubelet;
             let free = kubelet && d == 0;
             // The housekeeping GC may cut a kubelet wait short; the restart

@@ -375,7 +375,7 @@ fn container_restart_rules_restart_in_place() {
     };
     let t = simulate(&scenario(rules()));
     assert_eq!(
-        t.restarts_at_ms,
+        *t.restarts_at_ms,
         [30_000, 70_000, 120_000, 190_000, 300_000, 490_000]
     );
     // Exit 1 matches no rule: the container's Never keeps it down.

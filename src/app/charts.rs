@@ -170,7 +170,7 @@ fn table(kind: Kind, state: &State) -> Html {
             <>
                 <table class="data">
                     <thead><tr><th>{"restart"}</th><th>{"at"}</th><th>{"after a wait of"}</th></tr></thead>
-                    <tbody>{ for t.restarts_at_ms.iter().zip(&t.delays_ms).take(TABLE_ROWS).enumerate().map(|(i, (at, d))| html! {
+                    <tbody>{ for t.restarts_at_ms.iter().zip(t.delays_ms.iter()).take(TABLE_ROWS).enumerate().map(|(i, (at, d))| html! {
                         <tr><td>{ i + 1 }</td><td>{ format_human_ms(*at) }</td><td>{ format_human_ms(*d) }</td></tr>
                     }) }</tbody>
                 </table>

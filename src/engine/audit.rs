@@ -95,7 +95,7 @@ fn steady_excess(a: &Timeline, b: &Timeline, from: Ms) -> (i64, i64) {
     let times = a
         .restarts_at_ms
         .iter()
-        .chain(&b.restarts_at_ms)
+        .chain(b.restarts_at_ms.iter())
         .filter(|&&t| t >= from);
     let diff = |t: Ms| a.restarts_by(t) as i64 - b.restarts_by(t) as i64;
     let first = diff(from);

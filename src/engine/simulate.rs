@@ -2,6 +2,8 @@
 //! times per pod, `/pods` requests per window, and what the kubelet's client
 //! rate limiter lets through.
 
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 
 use super::backoff::{Backoff, ExpiryRule, Ms};
@@ -326,10 +328,12 @@ pub struct Band {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Timeline {
-    /// Time of each restart of the charted group's first pod, since it started.
-    pub restarts_at_ms: Vec<Ms>,
+    /// Time of each restart of the charted group's first pod, since it
+    /// started. Shared with the pod runs it came from (a day at a 1 s cap is
+    /// 86,400 of them; a node timeline does not copy them).
+    pub restarts_at_ms: Rc<Vec<Ms>>,
     /// The wait before each of those restarts, from the container's exit.
-    pub delays_ms: Vec<Ms>,
+    pub delays_ms: Rc<Vec<Ms>>,
     /// Those restarts the kubelet's backoff GC brought forward (the entry was
     /// dropped during the wait, so the curve started over).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -604,7 +608,7 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
 }
 
 /// A pod's restart times and the wait before each.
-pub type RestartsAndWaits = (Vec<Ms>, Vec<Ms>);
+pub type RestartsAndWaits = (Rc<Vec<Ms>>, Rc<Vec<Ms>>);
 
 /// Each group's pod over the horizon, and the charted pod's jitter band:
 /// everything that depends only on the curve, the timing and the group's
@@ -716,7 +720,7 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
             } else {
                 Restarts::default()
             };
-            ((r.at, r.delays), r.gc_at)
+            ((Rc::new(r.at), Rc::new(r.delays)), r.gc_at)
         })
         .unzip();
     let n = windows_of(s.horizon_ms());
@@ -741,7 +745,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let mut impulses: Vec<(Ms, u64)> = vec![];
     let mut lockstep_groups = 0;
     let mut groups = Vec::with_capacity(s.groups().len());
-    let empty = (vec![], vec![]);
+    let empty: RestartsAndWaits = Default::default();
     for (i, g) in s.groups().iter().enumerate() {
         let (at, _) = runs.groups.get(i).unwrap_or(&empty);
         // Runs made for another horizon are binned again rather than misread.
