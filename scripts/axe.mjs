@@ -8,15 +8,11 @@
 // scripts/test.sh with the URL dist/ is served on.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const base = process.argv[2];
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 
 // Each state: a link, then what a user does to reach it.
 const states = [

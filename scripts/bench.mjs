@@ -8,7 +8,7 @@
 //   whole frame (drawing, style, layout, paint). Nothing is coalesced, so this
 //   is the cost of every single slider step.
 // - first chart: navigation to the first chart with ink on it.
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const base = process.argv[2];
 const MOVES = 200;
@@ -118,11 +118,7 @@ async function work(page, s) {
   }, { slider: s.slider, values, WARM_UP });
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 const rows = [];
 for (const s of scenarios) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

@@ -5,14 +5,10 @@
 // CSS stays out, an attribute change updates an instance, the elements are
 // as tall as their content, 360 px does not scroll sideways, no policy
 // violation or console error; without JavaScript the figures show.
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const url = process.argv[2];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 const problems = [];
 const fail = (what) => problems.push(what);
 const check = (ok, what) => { if (!ok) fail(what); };

@@ -2,14 +2,10 @@
 // Content-Security-Policy, in headless Chromium. Fails on any policy
 // violation, console error or uncaught exception, and unless a real key press
 // on a slider changes what the page shows. Run through scripts/test.sh.
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const base = process.argv[2];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run", "--disable-quic"],
-});
+const browser = await launchChromium();
 const problems = [];
 const fail = (what) => problems.push(what);
 

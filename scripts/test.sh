@@ -24,7 +24,10 @@ for engine in ${BROWSERS:-$ALL_BROWSERS}; do
   say "browser tests: the real app in $engine"
   log="$ROOT/target/browser-$engine.log"
   status=0
+  # The runner gives the whole suite 20 s by default; WebKit under Xvfb
+  # takes longer than the others (the band waits add a few seconds).
   with_browser "$engine" with_wasm_env env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    WASM_BINDGEN_TEST_TIMEOUT=180 \
     cargo test --target wasm32-unknown-unknown --test browser 2>&1 | tee "$log" || status=$?
   counts=$(grep -oE '[0-9]+ passed; [0-9]+ failed' "$log" | tail -1 | sed 's/;/,/')
   summary+=("$engine: ${counts:-no result}")

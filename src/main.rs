@@ -122,12 +122,8 @@ fn pod(args: &[String], input: &str) -> Result<String, String> {
     let mut now = None;
     let mut version = KubeletVersion::default();
     let mut config = KubeletConfig::default();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value: see --help"))?;
-        match flag.as_str() {
+    for (flag, value) in flag_values(args)? {
+        match flag {
             "--now" => now = Some(parse_rfc3339(value)?),
             "--version" => {
                 version = KubeletVersion::parse(value).ok_or_else(|| {
@@ -174,13 +170,9 @@ fn figure(args: &[String]) -> Result<String, String> {
     use crashloop_explorer::inputs::Theme;
 
     let (mut link, mut chart, mut dark) = (None, None, false);
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value: see --help"))?;
-        match flag.as_str() {
-            "--link" => link = Some(value.clone()),
+    for (flag, value) in flag_values(args)? {
+        match flag {
+            "--link" => link = Some(value.to_owned()),
             "--chart" => {
                 chart = Some(Kind::parse(value).ok_or_else(|| {
                     format!("--chart {value:?}: not a chart (restarts, waits, load or windows)")
@@ -282,4 +274,18 @@ fn prerender(args: &[String]) -> Result<(), String> {
     let mut out = page.clone();
     out.replace_range(at..at + PRERENDER_MARKER.len(), &view);
     std::fs::write(&index, out).map_err(|e| format!("prerender: writing {}: {e}", index.display()))
+}
+
+/// `--flag value` pairs, in order; a flag without its value is an error.
+#[cfg(not(target_arch = "wasm32"))]
+fn flag_values(args: &[String]) -> Result<Vec<(&str, &str)>, String> {
+    args.chunks(2)
+        .map(|pair| {
+            // A chunk is never empty.
+            let flag = pair[0].as_str();
+            pair.get(1)
+                .map(|value| (flag, value.as_str()))
+                .ok_or_else(|| format!("{flag} needs a value: see --help"))
+        })
+        .collect()
 }

@@ -1,6 +1,17 @@
 // Loads the app. An external module rather than Trunk's injected inline
 // script, so that the Content-Security-Policy can forbid inline scripts.
 //
+// The view drawn at build time is the bare address's; a link shows its own
+// state once the app runs, so until then it says it is loading instead of
+// showing other figures.
+if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
+  const pre = document.getElementById("prerender");
+  const note = document.createElement("p");
+  note.className = "hint";
+  note.textContent = "Loading this link's view…";
+  pre?.replaceChildren(note);
+}
+
 // The page already shows the first view drawn at build time: the wasm is
 // fetched once that has painted, so it does not compete with it for the
 // network (on a slow link the figures and charts come first).
