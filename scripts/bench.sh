@@ -6,7 +6,7 @@ setup_test_tools
 cd "$ROOT"
 (cd "$ROOT" && npm ci --no-audit --no-fund >/dev/null)
 say "release build"
-with_wasm_env trunk build --release >/dev/null
+with_release_env trunk build --release >/dev/null
 say "bundle (gzip -9)"
 size() { # label files...
   local label=$1 total=0 f gz

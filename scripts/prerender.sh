@@ -8,5 +8,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 staging=${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}
 cd "$root"
 env -u RUSTC -u RUSTC_BOOTSTRAP -u CARGO_UNSTABLE_BUILD_STD -u CARGO_BUILD_TARGET \
+  -u CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS \
   cargo build --quiet --bin crashloop-explorer
 target/debug/crashloop-explorer prerender "$staging"

@@ -87,6 +87,20 @@ async function violations(page, query) {
   await page.close();
 }
 
+// The release wasm aborts without a message of its own: the page says so.
+{
+  const page = await open("?v=1.37");
+  await inked(page, "#chart-restarts");
+  const said = await page.evaluate(() => {
+    dispatchEvent(new ErrorEvent("error", { error: new WebAssembly.RuntimeError("unreachable") }));
+    const note = document.getElementById("app-stopped");
+    return note ? `${note.getAttribute("role")}: ${note.textContent}` : null;
+  });
+  if (!said || !said.startsWith("alert: The explorer stopped on an internal error")) fail(`an abort is not explained: ${said}`);
+  else console.log("an abort in the wasm: the page says it stopped and how to go on");
+  await page.close();
+}
+
 // Print: one column, light, no buttons or screen-only panels.
 {
   const page = await open("?v=1.37&theme=dark");

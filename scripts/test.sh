@@ -35,7 +35,7 @@ for engine in ${BROWSERS:-$ALL_BROWSERS}; do
 done
 
 say "release build (trunk build --release)"
-with_wasm_env trunk build --release
+with_release_env trunk build --release
 for f in dist/*.wasm dist/*.js; do
   printf '%-55s %8d bytes, %7d gzip\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done

@@ -12,6 +12,18 @@ if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
   pre?.replaceChildren(note);
 }
 
+// The release wasm aborts on an internal error without a message of its
+// own (no panic machinery in the download): say so, and how to go on.
+addEventListener("error", (e) => {
+  if (!(e.error instanceof WebAssembly.RuntimeError) || document.getElementById("app-stopped")) return;
+  const note = document.createElement("p");
+  note.id = "app-stopped";
+  note.className = "notices";
+  note.setAttribute("role", "alert");
+  note.textContent = "The explorer stopped on an internal error. Reload the page to start again (the address keeps your settings), and please report the link if it happens again.";
+  document.body.prepend(note);
+});
+
 // The page already shows the first view drawn at build time: the wasm is
 // fetched once that has painted, so it does not compete with it for the
 // network (on a slow link the figures and charts come first).
