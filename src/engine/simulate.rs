@@ -188,8 +188,9 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                     ))
                 })
                 .flatten();
-            if step.is_some() && step == previous {
-                let (wait, period) = (running - exit, p.run_ms + running - exit);
+            let (wait, period) = (running - exit, p.run_ms + running - exit);
+            // A period of 0 cannot repeat (time would not move); stepping on is safe.
+            if step.is_some() && step == previous && period > 0 {
                 let mut next = running + period;
                 let more = (p.horizon_ms.saturating_sub(next + 1) / period + 1) as usize;
                 let more = more.min(MAX_RESTARTS.saturating_sub(at.len()));
