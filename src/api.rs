@@ -195,10 +195,8 @@ fn style(shadow: &web_sys::ShadowRoot) {
 }
 
 impl Explorer {
+    /// The app in a fresh container of the shadow root (after `clear`).
     fn render(&mut self) {
-        if let Some(app) = self.app.take() {
-            app.destroy();
-        }
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
@@ -223,6 +221,13 @@ impl Explorer {
             let _ = self.shadow.remove_child(&child);
         }
     }
+
+    /// The explorer again, with the current options.
+    fn remount(&mut self) {
+        self.clear();
+        style(&self.shadow);
+        self.render();
+    }
 }
 
 #[wasm_bindgen]
@@ -238,17 +243,13 @@ impl Explorer {
     /// same options otherwise.
     pub fn update(&mut self, link: String) {
         self.options.link = link;
-        self.clear();
-        style(&self.shadow);
-        self.render();
+        self.remount();
     }
 
     /// Takes new options (as `mount`'s) in the same element.
     pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
         self.options = options_from(options)?;
-        self.clear();
-        style(&self.shadow);
-        self.render();
+        self.remount();
         Ok(())
     }
 }

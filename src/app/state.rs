@@ -180,13 +180,8 @@ impl RunCache {
         t
     }
 
-    /// The runs, with the jitter band.
-    pub fn get(&self, s: &Scenario) -> Rc<PodRuns> {
-        self.get_with(s, true)
-    }
-
     /// The runs; the band only if `band` asks for it or it was made before.
-    pub fn get_with(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
+    pub fn get(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
         let key = s.pod_key();
         let mut cache = self.0.borrow_mut();
         // Most recently used last.
@@ -339,8 +334,8 @@ impl State {
             let todays_default = s.with_todays_default();
             // Only the live scenario's band is drawn.
             let (live, reference) = (
-                cache.get_with(&s, band),
-                cache.get_with(&todays_default, false),
+                cache.get(&s, band),
+                cache.get(&todays_default, false),
             );
             let (t, r) = (
                 cache.timeline(&s, &live),
@@ -366,7 +361,7 @@ impl State {
                     .ok_or_else(|| "unknown preset".to_owned())
                     .and_then(|s| Scenario::try_from(s).map_err(|e| e.to_string()))
                     .map(|s| {
-                        let r = cache.get_with(&s, false);
+                        let r = cache.get(&s, false);
                         runs.push(r.clone());
                         cache.timeline(&s, &r)
                     }),
@@ -623,18 +618,18 @@ mod tests {
     #[test]
     fn the_run_cache_keeps_what_was_used_last() {
         let cache = RunCache::default();
-        let first = cache.get(&with_seed(0));
-        assert!(Rc::ptr_eq(&first, &cache.get(&with_seed(0))));
+        let first = cache.get(&with_seed(0), true);
+        assert!(Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)));
         // Fill the cache past its entry limit, touching the first one halfway.
         for seed in 1..CACHE_ENTRIES as u64 + 10 {
-            cache.get(&with_seed(seed));
+            cache.get(&with_seed(seed), true);
             if seed == CACHE_ENTRIES as u64 / 2 {
-                cache.get(&with_seed(0));
+                cache.get(&with_seed(0), true);
             }
         }
         assert_eq!(cache.0.borrow().len(), CACHE_ENTRIES);
         assert!(
-            Rc::ptr_eq(&first, &cache.get(&with_seed(0))),
+            Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)),
             "evicted while in use"
         );
         let held = |seed| {
