@@ -333,10 +333,7 @@ impl State {
         let explore_cached = |s: Scenario| {
             let todays_default = s.with_todays_default();
             // Only the live scenario's band is drawn.
-            let (live, reference) = (
-                cache.get(&s, band),
-                cache.get(&todays_default, false),
-            );
+            let (live, reference) = (cache.get(&s, band), cache.get(&todays_default, false));
             let (t, r) = (
                 cache.timeline(&s, &live),
                 cache.timeline(&todays_default, &reference),
