@@ -68,13 +68,48 @@ fn main() {
     for pods in [1, 110, 250] {
         let s = scenario(25, 1_000, 86_400_000, pods);
         measure(
-            &format!("simulate: 25 ms / 1 s cap, 24 h, {pods} pods"),
+            &format!("simulate: 24 h, 25 ms / 1 s cap, no jitter, {pods} pods"),
             || {
                 black_box(simulate(black_box(&s)));
             },
         );
     }
     let worst = scenario(25, 1_000, 86_400_000, 250);
+    measure("  pod runs: 24 h, 1 s cap (no band)", || {
+        black_box(crashloop_explorer::engine::simulate::pod_runs_unbanded(
+            black_box(&worst),
+        ));
+    });
+    let worst_runs = crashloop_explorer::engine::simulate::pod_runs(&worst);
+    {
+        // The limiter alone: 250 pods × 2 requests every second for a day,
+        // with and without a spread group's flow.
+        let times: Vec<u64> = (0..86_400u64).map(|k| k * 1000 + 25).collect();
+        let mut bursts = crashloop_explorer::engine::limiter::Bursts::default();
+        bursts.push(&times, 500);
+        for (name, flow) in [("no flow", 0u64), ("a flow", 3_000)] {
+            let flow = vec![flow; 8_640];
+            measure(&format!("  limiter: 86,400 bursts, {name}"), || {
+                black_box(crashloop_explorer::engine::limiter::admit(
+                    black_box(&bursts),
+                    &flow,
+                    10_000,
+                    86_400_000,
+                    50,
+                    100,
+                ));
+            });
+        }
+    }
+    measure(
+        "  node timeline from the runs: 24 h, 1 s cap, 250 pods",
+        || {
+            black_box(crashloop_explorer::engine::simulate::node_timeline(
+                black_box(&worst),
+                &worst_runs,
+            ));
+        },
+    );
     let e = explore(&worst);
     println!(
         "  (worst case: {} restarts per pod)",

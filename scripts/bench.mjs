@@ -11,6 +11,9 @@
 import { launchChromium } from "./chromium.mjs";
 
 const base = process.argv[2];
+// With a second argument, the rows are also written there as JSON (for the
+// one table scripts/bench.sh prints).
+const jsonOut = process.argv[3];
 const MOVES = 200;
 // The first inputs run while the browser still compiles the wasm's hot code
 // with its optimizing tier; they are not counted.
@@ -133,6 +136,11 @@ for (const s of scenarios) {
 }
 await browser.close();
 
+if (jsonOut) {
+  const { writeFileSync } = await import("node:fs");
+  const q = (xs) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs) });
+  writeFileSync(jsonOut, JSON.stringify(rows.map((r) => ({ name: r.name, slider: scenarios.find((s) => s.name === r.name).slider, first: r.first, latency: q(r.latency), perInput: q(r.perInput) }))));
+}
 console.log("");
 console.log(`${MOVES} inputs each, after ${WARM_UP} not counted; ms. input → painted: a real pointer drag over the slider,`);
 console.log("event timestamp to its frame painted. work per input: one input per frame, handled plus that frame's");

@@ -1,50 +1,58 @@
 #!/usr/bin/env bash
 # Builds the release app and measures it in headless Chromium (a benchmark,
-# not a test: it reports, it does not judge). Then the native engine benchmark.
+# not a test: it reports, it does not judge), then the native engine. Progress
+# goes to stderr; at the end one table on stdout, each row beside its goal.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
 (cd "$ROOT" && npm ci --no-audit --no-fund >/dev/null)
 say "release build"
 with_release_env trunk build --release >/dev/null
+# Everything lands in $out; scripts/bench-table.mjs prints it as one table.
+out=$(mktemp -d)
 say "bundle (gzip -9)"
-size() { # label files...
-  local label=$1 total=0 f gz
-  shift
+size() { # label goal-bytes files...
+  local label=$1 goal=$2 total=0 f gz
+  shift 2
   for f in "$@"; do
     gz=$(gzip -9c "$f" | wc -c); total=$((total + gz))
-    printf '  %-44s %9d bytes %8d gzip\n' "$f" "$(stat -c %s "$f")" "$gz"
+    printf '  %-44s %9d bytes %8d gzip\n' "$f" "$(stat -c %s "$f")" "$gz" >&2
   done
-  printf '%-46s %25d gzip\n' "$label" "$total"
+  printf '%s\t%d\t%s\n' "$label" "$total" "$goal" >>"$out/bundle.tsv"
 }
 first_paint=(dist/index.html dist/style.css dist/boot.js dist/prerender-restarts-light.svg dist/prerender-load-light.svg)
-size "first paint (the view drawn at build time)" "${first_paint[@]}"
-size "app running (+ JS glue and wasm)" "${first_paint[@]}" dist/crashloop-explorer.js dist/crashloop-explorer_bg.wasm
-size "<crashloop-explorer> (its module, glue, wasm)" dist/crashloop-explorer-element.js dist/crashloop-explorer.js dist/crashloop-explorer_bg.wasm
+size "first paint (the view drawn at build time)" "" "${first_paint[@]}"
+size "CrashLoopBackOff view running (+ JS glue and wasm)" 200000 "${first_paint[@]}" dist/crashloop-explorer.js dist/crashloop-explorer_bg.wasm
+size "<crashloop-explorer> (its module, glue, wasm)" 160000 dist/crashloop-explorer-element.js dist/crashloop-explorer.js dist/crashloop-explorer_bg.wasm
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null' EXIT
+trap 'kill $server 2>/dev/null; rm -rf "$out"' EXIT
 sleep 1
 say "browser latency (200 slider moves per scenario)"
-node scripts/bench.mjs "http://127.0.0.1:$port/"
+node scripts/bench.mjs "http://127.0.0.1:$port/" "$out/browser.json" >&2
 say "Lighthouse (mobile profile, performance) against a gzip server"
 lh="$ROOT/target/lighthouse"
 [ -x "$lh/node_modules/.bin/lighthouse" ] || npm install --prefix "$lh" --no-audit --no-fund --silent "lighthouse@$LIGHTHOUSE_VERSION" >/dev/null
 gzport=$(free_port)
 node scripts/gzip-server.mjs dist "$gzport" &
 gzserver=$!
-trap 'kill $server $gzserver 2>/dev/null' EXIT
+trap 'kill $server $gzserver 2>/dev/null; rm -rf "$out"' EXIT
 sleep 1
 for run in 1 2 3; do
   CHROME_PATH=/usr/bin/chromium "$lh/node_modules/.bin/lighthouse" "http://127.0.0.1:$gzport/" --quiet \
     --chrome-flags="--headless=new --no-sandbox" --only-categories=performance \
-    --output=json --output-path="$lh/report.json" >/dev/null 2>&1 || die "lighthouse failed"
+    --output=json --output-path="$out/lighthouse-$run.json" >/dev/null 2>&1 || die "lighthouse failed"
   node -e '
     const r = require(process.argv[1]); const a = r.audits;
     const el = (a["lcp-breakdown-insight"]?.details?.items || []).find((i) => i.type === "node");
     console.log(`run ${process.argv[2]}: performance ${Math.round(r.categories.performance.score * 100)}, LCP ${a["largest-contentful-paint"].displayValue}, FCP ${a["first-contentful-paint"].displayValue}, TBT ${a["total-blocking-time"].displayValue}, CLS ${a["cumulative-layout-shift"].displayValue} (LCP element: ${el ? el.selector : "?"})`);
-  ' "$lh/report.json" "$run"
+  ' "$out/lighthouse-$run.json" "$run" >&2
 done
 say "engine (native)"
-cargo bench --bench speed 2>/dev/null | grep -E 'µs|restarts'
+cargo bench --bench speed 2>/dev/null | grep -E 'µs|restarts' | tee "$out/engine.txt" >&2
+chromium_version=$(/usr/bin/chromium --version 2>/dev/null | head -1)
+echo "$(date -u +%F), $(nproc) cores, ${chromium_version:-Chromium} headless (software rendering), release build" >"$out/machine.txt"
+say "all of it"
+node scripts/bench-table.mjs "$out"
+rm -rf "$out"

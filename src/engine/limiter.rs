@@ -3,6 +3,8 @@
 //! empty. Lockstep pods arrive as bursts; spread pods as a steady flow within
 //! each window. Requests are a fluid, so admitted counts are rounded.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
@@ -18,96 +20,98 @@ pub struct ApiLoad {
     pub max_queue_delay_ms: Vec<Ms>,
 }
 
-/// Backlogs below this are rounding, not waiting requests.
-const EPSILON: f64 = 1e-6;
+/// Whole units of requests: `u64` where a day's requests fit (the common
+/// case, and native in wasm), else `u128`.
+trait Units:
+    Copy
+    + Ord
+    + Default
+    + From<u64>
+    + TryInto<u64>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+{
+}
+impl Units for u64 {}
+impl Units for u128 {}
 
-#[derive(Clone, Copy)]
-struct Bucket {
+/// The bucket in exact arithmetic: requests are counted in units of
+/// `1/scale` (see `admit`), so the token rate, every window's flow and every
+/// burst are whole units per millisecond, and tokens, the queue and what is
+/// admitted are whole units at every millisecond boundary. No rounding builds
+/// up over a day of bursts, and a step is a few integer operations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bucket<U> {
     /// Tokens per millisecond.
-    rate: f64,
-    burst: f64,
-    tokens: f64,
-    backlog: f64,
+    rate: U,
+    burst: U,
+    tokens: U,
+    /// Requests waiting; while any wait the bucket holds no tokens.
+    backlog: U,
 }
 
-/// What happened in one window.
-#[derive(Default)]
-struct Window {
-    admitted: f64,
-    max_backlog: f64,
+/// What happened in one window, in units.
+#[derive(Clone, Default, Debug, PartialEq)]
+struct Window<U> {
+    admitted: U,
+    max_backlog: U,
+    /// The queue was empty at some moment (so tokens may have been used).
+    emptied: bool,
 }
 
-/// How long of `dt` a queue of `backlog` draining at `rate` lasts:
-/// `min(backlog / rate, dt)`, to the bit. When the queue surely outlasts
-/// `dt` the answer is `dt` without the division, the longest link in the
-/// limiter's chain (a bound limit keeps a queue for most of a day's bursts).
-fn drain_step(backlog: f64, rate: f64, dt: f64) -> f64 {
-    if backlog > rate * dt * (1.0 + 1e-9) {
-        dt
-    } else {
-        (backlog / rate).min(dt)
-    }
-}
-
-impl Bucket {
-    /// `dt` ms of arrivals at `inflow` requests per ms.
-    fn advance(&mut self, mut dt: f64, inflow: f64, w: &mut Window) {
-        let q = self.rate;
-        while dt > EPSILON {
-            let step;
-            if self.backlog > EPSILON {
-                // The queue drains at the token rate.
-                let net = inflow - q;
-                step = if net >= 0.0 {
-                    dt
-                } else {
-                    drain_step(self.backlog, -net, dt)
-                };
-                self.backlog = (self.backlog + net * step).max(0.0);
-                w.admitted += q * step;
-            } else if inflow <= q {
-                step = dt;
-                self.tokens = (self.tokens + (q - inflow) * step).min(self.burst);
-                w.admitted += inflow * step;
-            } else if self.tokens > EPSILON {
-                step = (self.tokens / (inflow - q)).min(dt);
-                self.tokens = (self.tokens - (inflow - q) * step).max(0.0);
-                w.admitted += inflow * step;
+impl<U: Units> Bucket<U> {
+    /// `dt` ms of arrivals at `inflow` units per ms. Within the step the
+    /// queue or the tokens change linearly until one runs out, so where it
+    /// ends follows without finding when.
+    fn advance(&mut self, dt: U, inflow: U, w: &mut Window<U>) {
+        let (q, zero) = (self.rate, U::default());
+        if self.backlog > zero {
+            if inflow >= q {
+                // The queue grows (or holds) while the rate drains it.
+                self.backlog += (inflow - q) * dt;
+                w.admitted += q * dt;
+                w.max_backlog = w.max_backlog.max(self.backlog);
+            } else if self.backlog >= (q - inflow) * dt {
+                self.backlog -= (q - inflow) * dt;
+                w.admitted += q * dt;
+                w.emptied |= self.backlog == zero;
             } else {
-                step = dt;
-                self.backlog += (inflow - q) * step;
-                w.admitted += q * step;
+                // The queue empties within the step; from then on everything
+                // arriving passes and the spare rate gathers tokens.
+                w.admitted += self.backlog + inflow * dt;
+                self.tokens = ((q - inflow) * dt - self.backlog).min(self.burst);
+                self.backlog = zero;
+                w.emptied = true;
             }
-            dt -= step;
-            w.max_backlog = w.max_backlog.max(self.backlog);
+            return;
         }
-    }
-
-    /// `advance` with no flow (lockstep pods only): at most a drain and a
-    /// refill, the same arithmetic in the same order without the general
-    /// loop; a day at a 1 s cap is 86,400 of these per node.
-    fn advance_idle(&mut self, dt: f64, w: &mut Window) {
-        let q = self.rate;
-        let mut dt = dt;
-        if dt > EPSILON && self.backlog > EPSILON {
-            let step = drain_step(self.backlog, q, dt);
-            self.backlog = (self.backlog - q * step).max(0.0);
-            w.admitted += q * step;
-            dt -= step;
-            w.max_backlog = w.max_backlog.max(self.backlog);
-        }
-        if dt > EPSILON && self.backlog <= EPSILON {
-            self.tokens = (self.tokens + q * dt).min(self.burst);
-        } else if dt > EPSILON {
-            // A backlog the drain left (rounding): the general loop takes it.
-            self.advance(dt, 0.0, w);
-        }
-    }
-
-    fn burst_of(&mut self, n: f64, w: &mut Window) {
-        let take = if self.backlog > EPSILON {
-            0.0
+        w.emptied = true;
+        if inflow <= q {
+            self.tokens = (self.tokens + (q - inflow) * dt).min(self.burst);
+            w.admitted += inflow * dt;
+        } else if self.tokens >= (inflow - q) * dt {
+            self.tokens -= (inflow - q) * dt;
+            w.admitted += inflow * dt;
         } else {
+            // The tokens run out within the step; then the rate passes and
+            // the rest queues.
+            self.backlog = (inflow - q) * dt - self.tokens;
+            w.admitted += q * dt + self.tokens;
+            self.tokens = zero;
+            w.max_backlog = w.max_backlog.max(self.backlog);
+        }
+    }
+
+    fn burst_of(&mut self, n: U, w: &mut Window<U>) {
+        // Requests queue behind those already waiting (FIFO).
+        let take = if self.backlog > U::default() {
+            U::default()
+        } else {
+            w.emptied = true;
             self.tokens.min(n)
         };
         self.tokens -= take;
@@ -117,73 +121,296 @@ impl Bucket {
     }
 }
 
-/// Runs the node's requests through the limiter: `bursts` are `(time, count)`
-/// in time order, `flow_per_window` spreads evenly over its window.
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Lockstep pods' requests: each group's restart times (in time order) with
+/// the requests all its pods make at each, read merged in time order. No
+/// list of a day's bursts is built for one group: it is its pod's restarts.
+#[derive(Clone, Default)]
+pub struct Bursts<'a> {
+    groups: Vec<(&'a [Ms], u64)>,
+}
+
+impl<'a> Bursts<'a> {
+    /// `requests` at each of `times`.
+    pub fn push(&mut self, times: &'a [Ms], requests: u64) {
+        if !times.is_empty() && requests > 0 {
+            self.groups.push((times, requests));
+        }
+    }
+
+    fn total(&self) -> u128 {
+        self.groups
+            .iter()
+            .map(|&(t, n)| t.len() as u128 * u128::from(n))
+            .sum()
+    }
+
+    /// Every burst in time order, as times and the requests at each (one
+    /// count for all when there is one group, which is then not copied).
+    /// Bursts at one time come in any order: a burst of `a` then one of `b`
+    /// at once is a burst of `a + b`.
+    fn flat(&self) -> (Cow<'a, [Ms]>, Cow<'a, [u64]>) {
+        match self.groups.as_slice() {
+            [] => (Cow::Borrowed(&[]), Cow::Owned(vec![0])),
+            [(times, requests)] => (Cow::Borrowed(times), Cow::Owned(vec![*requests])),
+            groups => {
+                let mut all: Vec<(Ms, u64)> = groups
+                    .iter()
+                    .flat_map(|&(times, n)| times.iter().map(move |&t| (t, n)))
+                    .collect();
+                all.sort_unstable();
+                let (times, counts) = all.into_iter().unzip();
+                (Cow::Owned(times), Cow::Owned(counts))
+            }
+        }
+    }
+}
+
+/// The node's requests, as `admit` takes them.
+struct Arrivals<'a> {
+    bursts: &'a Bursts<'a>,
+    flow_per_window: &'a [u64],
+    window_ms: Ms,
+    horizon_ms: Ms,
+}
+
+impl Arrivals<'_> {
+    /// Window `i`'s start and end (a last window may be short).
+    fn span(&self, i: usize) -> (Ms, Ms) {
+        let start = i as Ms * self.window_ms;
+        let end = ((i as Ms + 1) * self.window_ms)
+            .min(self.horizon_ms)
+            .max(start + 1);
+        (start, end)
+    }
+}
+
+/// Runs the node's requests through the limiter: `bursts` at once,
+/// `flow_per_window` spread evenly over its window.
 pub fn admit(
-    bursts: &[(Ms, u64)],
+    bursts: &Bursts,
     flow_per_window: &[u64],
     window_ms: Ms,
     horizon_ms: Ms,
     qps: u32,
     burst: u32,
 ) -> ApiLoad {
-    let rate = f64::from(qps) / 1000.0;
-    let mut bucket = Bucket {
-        rate,
-        burst: f64::from(burst),
-        tokens: f64::from(burst),
-        backlog: 0.0,
+    let a = Arrivals {
+        bursts,
+        flow_per_window,
+        window_ms,
+        horizon_ms,
     };
+    // Units per request: a multiple of 1000 (the rate is qps/1000 per ms) and
+    // of every window's length (its flow spreads evenly over it).
+    // Windows are as long as the first up to the horizon, where one may be
+    // cut short; any after it are 1 ms (as the last one is).
     let n = flow_per_window.len();
-    let (mut admitted, mut delays) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let mut next = 0;
-    for (i, &flow) in flow_per_window.iter().enumerate() {
-        let start = i as Ms * window_ms;
-        let end = ((i as Ms + 1) * window_ms).min(horizon_ms).max(start + 1);
-        let inflow = flow as f64 / (end - start) as f64;
-        let mut w = Window {
-            max_backlog: bucket.backlog,
-            ..Default::default()
-        };
-        let mut t = start;
-        let last = i + 1 == n;
-        while next < bursts.len() && (bursts[next].0 < end || (last && bursts[next].0 <= end)) {
-            let (at, count) = bursts[next];
-            let dt = at.saturating_sub(t) as f64;
-            if flow == 0 {
-                bucket.advance_idle(dt, &mut w);
-            } else {
-                bucket.advance(dt, inflow, &mut w);
-            }
-            t = t.max(at);
-            bucket.burst_of(count as f64, &mut w);
-            next += 1;
+    let cut = usize::try_from(horizon_ms / window_ms.max(1)).unwrap_or(usize::MAX);
+    let scale = [0, cut.min(n.saturating_sub(1)), n.saturating_sub(1)]
+        .map(|i| {
+            let (start, end) = a.span(i);
+            u128::from(end - start)
+        })
+        .into_iter()
+        .fold(1000u128, |s, d| s / gcd(s, d) * d);
+    // Nothing the bucket holds or counts exceeds every request arriving, the
+    // bucket's size and a window's worth of tokens.
+    let requests = bursts.total()
+        + flow_per_window.iter().map(|&n| u128::from(n)).sum::<u128>()
+        + u128::from(burst)
+        + u128::from(qps) * u128::from(window_ms.max(1)) / 1000
+        + 1;
+    let (admitted_per_window, max_queue_delay_ms) = match requests.checked_mul(4 * scale) {
+        Some(units) if units <= u128::from(u64::MAX) => {
+            run::<u64>(&a, scale as u64, qps, burst, true)
         }
-        bucket.advance(end.saturating_sub(t) as f64, inflow, &mut w);
-        admitted.push(w.admitted.round() as u64);
-        delays.push(if w.max_backlog > EPSILON {
-            (w.max_backlog / rate).ceil() as Ms
-        } else {
-            0
-        });
-    }
+        _ => run::<u128>(&a, scale, qps, burst, true),
+    };
     ApiLoad {
         qps,
         burst,
-        admitted_per_window: admitted,
-        max_queue_delay_ms: delays,
+        admitted_per_window,
+        max_queue_delay_ms,
     }
+}
+
+/// A window as the bucket sees it: its length, its flow and its bursts
+/// (offsets from its start). Alike windows from the same state end alike.
+#[derive(Default, PartialEq)]
+struct Pattern<U> {
+    length: Ms,
+    inflow: U,
+    bursts: Vec<(Ms, U)>,
+}
+
+/// A window stepped through: its pattern, the bucket before and after, and
+/// what happened.
+struct Stepped<U> {
+    pattern: Pattern<U>,
+    before: Bucket<U>,
+    after: Bucket<U>,
+    window: Window<U>,
+}
+
+/// Runs the windows. With `repeat`, a window alike a window stepped through
+/// earlier is not stepped again where its outcome follows: from the same
+/// state it ends the same; with the queue never empty in the earlier one and
+/// at least as long now, every step does the same (no branch of `advance`
+/// or `burst_of` turns), so it ends with the queue longer by the same amount.
+/// Restarts at a cap are periodic, so a day's windows are mostly alike.
+fn run<U: Units>(
+    a: &Arrivals,
+    scale: U,
+    qps: u32,
+    burst: u32,
+    repeat: bool,
+) -> (Vec<u64>, Vec<Ms>) {
+    let whole = |x: U| x.try_into().unwrap_or(u64::MAX);
+    let zero = U::default();
+    let rate = U::from(u64::from(qps)) * (scale / U::from(1000));
+    let mut bucket = Bucket {
+        rate,
+        burst: U::from(u64::from(burst)) * scale,
+        tokens: U::from(u64::from(burst)) * scale,
+        backlog: zero,
+    };
+    let n = a.flow_per_window.len();
+    let (mut admitted, mut delays) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let (times, counts) = a.bursts.flat();
+    let count = |k: usize| U::from(counts.get(k).or(counts.first()).copied().unwrap_or(0)) * scale;
+    let mut from = 0;
+    let mut pattern = Pattern::default();
+    let mut stepped: Option<Stepped<U>> = None;
+    for (i, &flow) in a.flow_per_window.iter().enumerate() {
+        let (start, end) = a.span(i);
+        let last = i + 1 == n;
+        let inflow = U::from(flow) * (scale / U::from(end - start));
+        let k = times[from..]
+            .iter()
+            .take_while(|&&at| at < end || (last && at <= end))
+            .count();
+        let here = from..from + k;
+        from += k;
+        let known = stepped.as_ref().filter(|s| {
+            repeat
+                && s.pattern.length == end - start
+                && s.pattern.inflow == inflow
+                && s.pattern.bursts.len() == k
+                && s.pattern
+                    .bursts
+                    .iter()
+                    .zip(&times[here.clone()])
+                    .all(|(&(off, _), &at)| off + start == at)
+                // One group's bursts are all of one size.
+                && (counts.len() == 1
+                    || s.pattern
+                        .bursts
+                        .iter()
+                        .zip(here.clone())
+                        .all(|(&(_, c), j)| c == count(j)))
+        });
+        let w = match known {
+            Some(s) if s.before == bucket => {
+                bucket = s.after;
+                s.window.clone()
+            }
+            Some(s)
+                if !s.window.emptied
+                    && bucket.tokens == zero
+                    && bucket.backlog >= s.before.backlog =>
+            {
+                let longer = bucket.backlog - s.before.backlog;
+                bucket.backlog = s.after.backlog + longer;
+                Window {
+                    max_backlog: s.window.max_backlog + longer,
+                    ..s.window.clone()
+                }
+            }
+            _ => {
+                pattern.length = end - start;
+                pattern.inflow = inflow;
+                pattern.bursts.clear();
+                pattern
+                    .bursts
+                    .extend(here.map(|j| (times[j] - start, count(j))));
+                let before = bucket;
+                let mut w = Window {
+                    max_backlog: bucket.backlog,
+                    emptied: bucket.backlog == zero,
+                    ..Default::default()
+                };
+                let mut t = 0;
+                for &(at, count) in &pattern.bursts {
+                    if at > t {
+                        bucket.advance(U::from(at - t), pattern.inflow, &mut w);
+                        t = at;
+                    }
+                    bucket.burst_of(count, &mut w);
+                }
+                if pattern.length > t {
+                    bucket.advance(U::from(pattern.length - t), pattern.inflow, &mut w);
+                }
+                let old = stepped.replace(Stepped {
+                    pattern: std::mem::take(&mut pattern),
+                    before,
+                    after: bucket,
+                    window: w.clone(),
+                });
+                // The pattern's buffer is reused rather than reallocated.
+                if let Some(old) = old {
+                    pattern = old.pattern;
+                }
+                w
+            }
+        };
+        // Whole requests, halves up; the longest wait, to the millisecond above.
+        admitted.push(whole((w.admitted + scale / U::from(2)) / scale));
+        delays.push(if w.max_backlog == zero {
+            0
+        } else if rate == zero {
+            Ms::MAX
+        } else {
+            whole((w.max_backlog + rate - U::from(1)) / rate)
+        });
+    }
+    (admitted, delays)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn bursts(times: &[Ms], requests: u64) -> Bursts<'_> {
+        let mut b = Bursts::default();
+        b.push(times, requests);
+        b
+    }
+
+    // Two groups' bursts are read in time order.
+    #[test]
+    fn groups_merge_in_time_order() {
+        let (a, b) = ([1_000, 3_000], [0, 1_000]);
+        let mut two = Bursts::default();
+        two.push(&a, 8);
+        two.push(&b, 4);
+        let (times, counts) = two.flat();
+        assert_eq!(*times, [0, 1_000, 1_000, 3_000]);
+        assert_eq!(*counts, [4, 4, 8, 8]);
+    }
+
     // 110 pods × 5 requests at once under the pre-1.27 limits (5 QPS, burst 10):
     // 10 pass at once, 540 wait and drain at 5/s, the last after 108 s.
     #[test]
     fn a_burst_drains_at_the_qps() {
-        let load = admit(&[(0, 550)], &[0; 20], 10_000, 200_000, 5, 10);
+        let load = admit(&bursts(&[0], 550), &[0; 20], 10_000, 200_000, 5, 10);
         assert_eq!(load.admitted_per_window[0], 60);
         assert!(load.admitted_per_window[1..10].iter().all(|&a| a == 50));
         assert_eq!(load.admitted_per_window[10], 40);
@@ -198,62 +425,156 @@ mod tests {
     // pass and the queue grows by 5/s.
     #[test]
     fn a_steady_flow_above_the_qps_queues() {
-        let load = admit(&[], &[100, 0, 0], 10_000, 30_000, 5, 10);
+        let load = admit(&Bursts::default(), &[100, 0, 0], 10_000, 30_000, 5, 10);
         assert_eq!(load.admitted_per_window, [60, 40, 0]);
         assert_eq!(load.max_queue_delay_ms[0], 8_000);
         assert_eq!(load.max_queue_delay_ms[2], 0);
     }
 
-    // The drain without division is the division, to the bit, and the
-    // idle step is the general one without flow, from any state: a drain,
-    // a refill, both, neither, rounding-sized values.
+    // Windows past the horizon are 1 ms long; one cut by it is as long as
+    // what is left: 1 s windows, a 2.5 s horizon, 5 requests over the 0.5 s
+    // of the third window, at 1 QPS and burst 1. The token and 0.5 s of the
+    // rate pass 1.5 (2, halves up) and 3.5 wait 3.5 s.
     #[test]
-    fn the_fast_steps_are_the_general_step() {
+    fn windows_cut_by_the_horizon() {
+        let load = admit(&Bursts::default(), &[0, 0, 5, 0, 0], 1_000, 2_500, 1, 1);
+        assert_eq!(load.admitted_per_window, [0, 0, 2, 0, 0]);
+        assert_eq!(load.max_queue_delay_ms[2], 3_500);
+    }
+
+    // A short last window (13 s horizon): 30 requests over its 3 s against
+    // 5 QPS, burst 10. The flow (10/s) outruns the rate by 5/s, so the 10
+    // tokens last 2 s; in the last second 5 queue. Admitted 15 + 10 = 25, and
+    // the 5 waiting need 1 s.
+    #[test]
+    fn a_short_last_window_is_exact() {
+        let load = admit(&Bursts::default(), &[0, 30], 10_000, 13_000, 5, 10);
+        assert_eq!(load.admitted_per_window, [0, 25]);
+        assert_eq!(load.max_queue_delay_ms, [0, 1_000]);
+    }
+
+    // 10^16 requests at once need the wide units (10^4 units a request here):
+    // 100 pass, 50/s after, and the last waits (10^16 - 100) / 50 s,
+    // 2 * 10^17 - 2,000 ms.
+    #[test]
+    fn a_day_beyond_64_bits_is_exact() {
+        let load = admit(
+            &bursts(&[0], 10_000_000_000_000_000),
+            &[0, 0],
+            10_000,
+            20_000,
+            50,
+            100,
+        );
+        assert_eq!(load.admitted_per_window, [600, 500]);
+        assert_eq!(load.max_queue_delay_ms[0], 200_000_000_000_000_000 - 2_000);
+        assert_eq!(
+            load.max_queue_delay_ms[1],
+            200_000_000_000_000_000 - 2_000 - 10_000
+        );
+    }
+
+    // A step is the same as the step cut anywhere in two: whatever runs out
+    // part way (tokens, the queue) must end where one long step ends. Holds
+    // every branch of `advance` to the others.
+    #[test]
+    fn a_step_cut_in_two_is_the_step() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
+        let mut next = |below: u64| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
+            seed % below
         };
         for case in 0..100_000 {
-            let pick = |x: f64, scale: f64| match case % 4 {
-                0 => 0.0,
-                1 => x * 1e-6,
-                _ => x * scale,
+            let rate = 1 + next(500);
+            let burst = rate * next(50);
+            let queued = case % 2 == 0;
+            let start = Bucket::<u64> {
+                rate,
+                burst,
+                tokens: if queued { 0 } else { next(burst + 1) },
+                backlog: if queued { 1 + next(rate * 40) } else { 0 },
             };
-            let start = Bucket {
-                rate: 0.001 + next() * 0.5,
-                burst: 1.0 + next() * 500.0,
-                tokens: pick(next(), 500.0),
-                backlog: pick(next(), 5_000.0),
-            };
-            let dt = pick(next(), 20_000.0);
-            let (rate, backlog) = (start.rate * (0.5 + next()), start.backlog);
+            let inflow = next(rate * 3);
+            let dt = 1 + next(20_000);
+            let cut = next(dt + 1);
+            let (mut whole, mut w_whole) = (start, Window::default());
+            whole.advance(dt, inflow, &mut w_whole);
+            let (mut parts, mut w_parts) = (start, Window::default());
+            parts.advance(cut, inflow, &mut w_parts);
+            parts.advance(dt - cut, inflow, &mut w_parts);
             assert_eq!(
-                drain_step(backlog, rate, dt).to_bits(),
-                (backlog / rate).min(dt).to_bits(),
-                "case {case}: drain of {backlog} at {rate} over {dt}"
-            );
-            let bits = |b: &Bucket, w: &Window| {
-                [b.tokens, b.backlog, w.admitted, w.max_backlog].map(f64::to_bits)
-            };
-            let (mut general, mut w_general) = (start, Window::default());
-            general.advance(dt, 0.0, &mut w_general);
-            let (mut idle, mut w_idle) = (start, Window::default());
-            idle.advance_idle(dt, &mut w_idle);
-            assert_eq!(
-                bits(&idle, &w_idle),
-                bits(&general, &w_general),
-                "case {case}: idle"
+                (whole, w_whole),
+                (parts, w_parts),
+                "case {case}: {start:?}, {inflow}/ms for {dt} cut at {cut}"
             );
         }
+    }
+
+    // Alike windows taken from the ones stepped through end exactly where
+    // stepping through them ends: days of periodic bursts (some periods
+    // dividing the window, some not) with steady, changing or no flow, under
+    // limits that queue, drain or never bind, windows cut by the horizon.
+    #[test]
+    fn repeated_windows_are_stepped_windows() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let mut queued = 0;
+        for case in 0..400 {
+            let period = [250, 1_000, 2_500, 3_000, 7_000, 10_000, 40_000][case % 7];
+            let horizon = 600_000 + next(600_000);
+            let first = next(period);
+            let times: Vec<Ms> = (0..)
+                .map(|k| first + k * period)
+                .take_while(|&t| t < horizon)
+                .collect();
+            let mut b = Bursts::default();
+            b.push(&times, 1 + next(40));
+            let windows = horizon.div_ceil(10_000) as usize;
+            let flow: Vec<u64> = match case % 3 {
+                0 => vec![0; windows],
+                1 => vec![next(300); windows],
+                _ => (0..windows)
+                    .map(|w| if w % 7 == 0 { next(300) } else { 50 })
+                    .collect(),
+            };
+            let a = Arrivals {
+                bursts: &b,
+                flow_per_window: &flow,
+                window_ms: 10_000,
+                horizon_ms: horizon,
+            };
+            let (qps, burst) = (1 + next(60) as u32, 1 + next(200) as u32);
+            // Whole units for 1000, the windows and the last one's length.
+            let scale = 30_000 * (horizon % 10_000).max(1);
+            let stepped = run::<u128>(&a, u128::from(scale), qps, burst, false);
+            assert_eq!(
+                run::<u128>(&a, u128::from(scale), qps, burst, true),
+                stepped,
+                "case {case}"
+            );
+            let full = admit(&b, &flow, 10_000, horizon, qps, burst);
+            assert_eq!(
+                (full.admitted_per_window, full.max_queue_delay_ms),
+                stepped,
+                "case {case}: admit"
+            );
+            queued += usize::from(stepped.1.iter().any(|&d| d > 0));
+        }
+        // Both kinds of windows came up: some cases queued, some never did.
+        assert!(queued > 50 && queued < 350, "{queued} of 400 cases queued");
     }
 
     // Under today's limits (50/100) one burst of 550 waits 9 s at most.
     #[test]
     fn todays_limits() {
-        let load = admit(&[(0, 550), (10_000, 550)], &[0; 3], 10_000, 30_000, 50, 100);
+        let load = admit(&bursts(&[0, 10_000], 550), &[0; 3], 10_000, 30_000, 50, 100);
         assert_eq!(load.max_queue_delay_ms[0], 9_000);
         // The first queue empties at 9 s; one second refills 50 tokens.
         assert_eq!(load.admitted_per_window[0], 550);

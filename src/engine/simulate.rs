@@ -191,16 +191,16 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
             let (wait, period) = (running - exit, p.run_ms + running - exit);
             // A period of 0 cannot repeat (time would not move); stepping on is safe.
             if step.is_some() && step == previous && period > 0 {
-                let mut next = running + period;
-                let more = (p.horizon_ms.saturating_sub(next + 1) / period + 1) as usize;
-                let more = more.min(MAX_RESTARTS.saturating_sub(at.len()));
-                at.reserve_exact(more);
-                delays.reserve_exact(more);
-                while next < p.horizon_ms && at.len() < MAX_RESTARTS {
-                    at.push(next);
-                    delays.push(wait);
-                    next += period;
-                }
+                // Every later start before the horizon, up to the cap on restarts.
+                let next = running + period;
+                let more = if next < p.horizon_ms {
+                    (p.horizon_ms - 1 - next) / period + 1
+                } else {
+                    0
+                };
+                let more = (more as usize).min(MAX_RESTARTS.saturating_sub(at.len()));
+                at.extend((0..more as Ms).map(|k| next + k * period));
+                delays.resize(delays.len() + more, wait);
                 break;
             }
             previous = step;
@@ -676,12 +676,18 @@ fn windows_of(horizon: Ms) -> usize {
     horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
 }
 
-/// Restarts in each of `n` load windows.
+/// Restarts in each of `n` load windows (the last takes any later ones).
+/// Restarts are in time order, so each window counts on from where the last
+/// stopped: no division per restart (a day at a 1 s cap is 86,400).
 fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
-    let mut own = vec![0u64; n];
-    for &t in restarts {
-        own[((t / LOAD_WINDOW_MS) as usize).min(n - 1)] += 1;
+    let mut own = Vec::with_capacity(n);
+    let mut rest = restarts;
+    for w in 1..n as Ms {
+        let k = rest.iter().take_while(|&&t| t < w * LOAD_WINDOW_MS).count();
+        own.push(k as u64);
+        rest = &rest[k..];
     }
+    own.push(rest.len() as u64);
     own
 }
 
@@ -743,8 +749,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let windows = windows_of(horizon);
     let mut restarts_per_window = vec![0u64; windows];
     let mut spread_restarts_per_window = vec![0u64; windows];
-    let mut impulses: Vec<(Ms, u64)> = vec![];
-    let mut lockstep_groups = 0;
+    let mut bursts = limiter::Bursts::default();
     let mut groups = Vec::with_capacity(s.groups().len());
     let empty: RestartsAndWaits = Default::default();
     for (i, g) in s.groups().iter().enumerate() {
@@ -759,8 +764,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             spread_ms: g.spread_ms,
         };
         let target = if offsets.windows() == 0 {
-            lockstep_groups += usize::from(!at.is_empty());
-            impulses.extend(at.iter().map(|&t| (t, u64::from(g.pods) * per_restart)));
+            bursts.push(at, u64::from(g.pods) * per_restart);
             &mut restarts_per_window
         } else {
             &mut spread_restarts_per_window
@@ -780,10 +784,6 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             ),
         });
     }
-    // Each group's restarts are in time order already.
-    if lockstep_groups > 1 {
-        impulses.sort_unstable();
-    }
     let fluid: Vec<u64> = spread_restarts_per_window
         .iter()
         .map(|n| n * per_restart)
@@ -794,7 +794,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         .map(|(n, f)| n * per_restart + f)
         .collect();
     let api = limiter::admit(
-        &impulses,
+        &bursts,
         &fluid,
         LOAD_WINDOW_MS,
         horizon,
@@ -871,6 +871,16 @@ pub fn exploration(scenario: &Scenario, timeline: Timeline, reference: Timeline)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // 10 s windows: a restart on a boundary opens the next window, and the
+    // last window takes every later one.
+    #[test]
+    fn restarts_per_window() {
+        let at = [0, 9_999, 10_000, 25_000, 25_001, 99_999_999];
+        assert_eq!(per_window(&at, 3), [2, 1, 3]);
+        assert_eq!(per_window(&at, 1), [6]);
+        assert_eq!(per_window(&[], 3), [0, 0, 0]);
+    }
 
     #[test]
     fn offsets_are_whole_windows() {

@@ -1,0 +1,66 @@
+// Prints scripts/bench.sh's measurements as one table, each row beside the
+// goal issue 13 set for it (a benchmark reports; nothing here fails a run).
+// Usage: node scripts/bench-table.mjs DIR, where DIR holds bundle.tsv,
+// browser.json, lighthouse-*.json, engine.txt and machine.txt.
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const dir = process.argv[2];
+const read = (f) => readFileSync(join(dir, f), "utf8");
+const rows = [];
+const row = (part, measure, value, goal = "", met = undefined) =>
+  rows.push([part, measure, value, met === undefined ? goal : `${goal} ${met ? "(met)" : "(not met)"}`]);
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const ms = (x) => x.toFixed(1);
+
+// Bundle: label, gzip bytes.
+for (const line of read("bundle.tsv").trim().split("\n")) {
+  const [label, gz, goal] = line.split("\t");
+  const limit = Number(goal) || 0;
+  row("bundle (gzip -9)", label, kb(Number(gz)), limit ? `≤ ${kb(limit)}` : "", limit ? Number(gz) <= limit : undefined);
+}
+row("bundle (gzip -9)", "Job view, audit, pod and YAML readers", "in the app's wasm (not split yet)", "a second wasm, loaded when first needed", false);
+
+// Browser: first chart, latency.
+const browser = JSON.parse(read("browser.json"));
+for (const r of browser) row("first chart", `${r.name}: navigation → a chart with ink`, `${ms(r.first)} ms`);
+for (const r of browser) {
+  const goal = r.name.startsWith("default") ? 8 : 16.7;
+  const l = r.latency;
+  row("input → painted", `${r.name}, ${r.slider}: p50 / p95 / max`, `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.max)} ms`, `p95 ≤ ${goal} ms`, l.p95 <= goal);
+}
+for (const r of browser) {
+  const w = r.perInput;
+  row("work per input", `${r.name}, ${r.slider}: p50 / p95 / max`, `${ms(w.p50)} / ${ms(w.p95)} / ${ms(w.max)} ms`);
+}
+
+// Lighthouse: one row per figure, the runs side by side.
+const reports = readdirSync(dir).filter((f) => f.startsWith("lighthouse-")).sort().map((f) => JSON.parse(read(f)));
+if (reports.length) {
+  const score = reports.map((r) => Math.round(r.categories.performance.score * 100));
+  row("Lighthouse (mobile)", `performance, ${reports.length} runs`, score.join(" / "), "≥ 90", Math.min(...score) >= 90);
+  const audit = (id) => reports.map((r) => r.audits[id].numericValue);
+  const lcp = audit("largest-contentful-paint");
+  row("Lighthouse (mobile)", "largest contentful paint", lcp.map((x) => (x / 1000).toFixed(1)).join(" / ") + " s", "< 2.5 s", Math.max(...lcp) < 2500);
+  row("Lighthouse (mobile)", "first contentful paint", audit("first-contentful-paint").map((x) => (x / 1000).toFixed(1)).join(" / ") + " s");
+  row("Lighthouse (mobile)", "total blocking time", audit("total-blocking-time").map((x) => Math.round(x)).join(" / ") + " ms");
+  row("Lighthouse (mobile)", "cumulative layout shift", audit("cumulative-layout-shift").map((x) => x.toFixed(2)).join(" / "));
+}
+
+// Engine: cargo bench lines "name   value µs".
+for (const line of read("engine.txt").split("\n")) {
+  const m = line.match(/^(.*?)\s+([\d.]+) µs$/);
+  if (!m) continue;
+  const name = m[1].trim();
+  const us = Number(m[2]);
+  const value = us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 0)} µs`;
+  if (name.startsWith("simulate: 24 h, 25 ms / 1 s cap, no jitter, 1 pods")) row("engine (native)", name, value, "< 0.5 ms", us < 500);
+  else row("engine (native)", name, value);
+}
+
+const head = ["part", "measure", "value", "goal"];
+console.log(read("machine.txt").trim());
+console.log("");
+console.log(`| ${head.join(" | ")} |`);
+console.log(`|${head.map(() => "---").join("|")}|`);
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
