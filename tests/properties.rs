@@ -59,6 +59,45 @@ fn scenario_spread(spread_ms: RangeInclusive<u64>) -> impl Strategy<Value = Scen
         )
 }
 
+/// A lockstep group and a spread one under tight API limits, so that the
+/// limiter binds, drains and refills.
+fn node_under_limits() -> impl Strategy<Value = Scenario> {
+    (
+        (25u64..=10_000, 1_000u64..=60_000),
+        (1u32..=125, 1u32..=125, 0u64..=600_000),
+        (1u32..=10, 1u32..=50, 1u32..=200),
+        60_000u64..=3_600_000,
+        timing(),
+    )
+        .prop_map(
+            |(
+                (initial, max),
+                (lockstep, spread, spread_ms),
+                (per_restart, qps, burst),
+                horizon,
+                (model, requeue),
+            )| {
+                Scenario::try_from(ScenarioSpec {
+                    initial_ms: Some(initial),
+                    max_ms: Some(max),
+                    horizon_ms: horizon,
+                    groups: vec![
+                        Group::crash_looping(lockstep, 0, 0),
+                        Group::crash_looping(spread, 0, spread_ms),
+                    ],
+                    requests_per_restart: per_restart,
+                    kube_api_qps: qps,
+                    kube_api_burst: burst,
+                    model,
+                    requeue: Some(requeue),
+                    band_seeds: 0,
+                    ..Default::default()
+                })
+                .expect("in range")
+            },
+        )
+}
+
 /// Lockstep pods.
 fn scenario() -> impl Strategy<Value = Scenario> {
     scenario_spread(0..=0)
@@ -103,6 +142,31 @@ proptest! {
         }
         prop_assert_eq!(&t.node_requests_per_window, &windows);
         prop_assert_eq!(t.node_restarts(), restarts);
+    }
+
+    /// The API limiter neither makes nor loses requests and passes no more
+    /// than its bucket holds: up to any window, it admitted at most what
+    /// arrived and at most the burst plus the rate's tokens since the start
+    /// (each within half a request a window, the rounding); with no queue in
+    /// the last window it admitted every request.
+    #[test]
+    fn the_limiter_keeps_its_bounds(s in node_under_limits()) {
+        let t = simulate(&s);
+        let (arrived, admitted) = (&t.node_requests_per_window, &t.api.admitted_per_window);
+        prop_assert_eq!(arrived.len(), admitted.len());
+        let (mut a, mut d) = (0u128, 0u128);
+        for (k, (&x, &y)) in arrived.iter().zip(admitted).enumerate() {
+            (a, d) = (a + u128::from(x), d + u128::from(y));
+            // Twice each side, so half a request a window is whole.
+            let slack = k as u128 + 1;
+            let window_end = ((k as u64 + 1) * LOAD_WINDOW_MS).min(s.horizon_ms());
+            let tokens = u128::from(t.api.burst) * 1000 + u128::from(t.api.qps) * u128::from(window_end);
+            prop_assert!(2 * d <= 2 * a + slack, "window {}: admitted {} of {} arrived", k, d, a);
+            prop_assert!(2000 * d <= 2 * tokens + 1000 * slack, "window {}: admitted {} with {} tokens", k, d, tokens / 1000);
+        }
+        if t.api.max_queue_delay_ms.last() == Some(&0) {
+            prop_assert!(2 * d.abs_diff(a) <= arrived.len() as u128, "admitted {} of {}", d, a);
+        }
     }
 }
 

@@ -512,6 +512,45 @@ mod tests {
         }
     }
 
+    // Nothing is made or lost, to the unit: after any steps and bursts, what
+    // was admitted and what waits is what arrived; tokens never exceed the
+    // bucket, and none are left while requests wait.
+    #[test]
+    fn requests_are_kept_to_the_unit() {
+        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        for case in 0..2_000 {
+            let rate = 1 + next(100);
+            let mut b = Bucket::<u64> {
+                rate,
+                burst: rate * next(100),
+                tokens: 0,
+                backlog: 0,
+            };
+            b.tokens = next(b.burst + 1);
+            let (mut w, mut arrived) = (Window::default(), 0);
+            for _ in 0..50 {
+                if next(3) == 0 {
+                    let n = next(rate * 200);
+                    b.burst_of(n, &mut w);
+                    arrived += n;
+                } else {
+                    let (dt, inflow) = (1 + next(5_000), next(rate * 3));
+                    b.advance(dt, inflow, &mut w);
+                    arrived += inflow * dt;
+                }
+                assert_eq!(w.admitted + b.backlog, arrived, "case {case}: {b:?}");
+                assert!(b.tokens <= b.burst, "case {case}: {b:?}");
+                assert!(b.backlog == 0 || b.tokens == 0, "case {case}: {b:?}");
+            }
+        }
+    }
+
     // Alike windows taken from the ones stepped through end exactly where
     // stepping through them ends: days of periodic bursts (some periods
     // dividing the window, some not) with steady, changing or no flow, under
