@@ -388,6 +388,16 @@ fn run<U: Units>(
 mod tests {
     use super::*;
 
+    /// Reproducible numbers below a bound (xorshift).
+    fn numbers(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        }
+    }
+
     fn bursts(times: &[Ms], requests: u64) -> Bursts<'_> {
         let mut b = Bursts::default();
         b.push(times, requests);
@@ -479,13 +489,7 @@ mod tests {
     // every branch of `advance` to the others.
     #[test]
     fn a_step_cut_in_two_is_the_step() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
         for case in 0..100_000 {
             let rate = 1 + next(500);
             let burst = rate * next(50);
@@ -517,13 +521,7 @@ mod tests {
     // bucket, and none are left while requests wait.
     #[test]
     fn requests_are_kept_to_the_unit() {
-        let mut seed = 0x0123_4567_89AB_CDEFu64;
-        let mut next = |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = numbers(0x0123_4567_89AB_CDEF);
         for case in 0..2_000 {
             let rate = 1 + next(100);
             let mut b = Bucket::<u64> {
@@ -557,13 +555,7 @@ mod tests {
     // limits that queue, drain or never bind, windows cut by the horizon.
     #[test]
     fn repeated_windows_are_stepped_windows() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = numbers(0x2545_F491_4F6C_DD1D);
         let mut queued = 0;
         for case in 0..400 {
             let period = [250, 1_000, 2_500, 3_000, 7_000, 10_000, 40_000][case % 7];
