@@ -719,7 +719,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
     if state.compared_results.is_empty() {
         return html! {};
     }
-    let live = &state.shown.timeline;
+    let live: &crate::engine::Timeline = &state.shown.timeline;
     let rows = std::iter::once((crate::chart::LIVE_LABEL.to_owned(), Some(live))).chain(
         state
             .compared_results

@@ -338,7 +338,7 @@ impl State {
                 cache.timeline(&s, &live),
                 cache.timeline(&todays_default, &reference),
             );
-            let shown = Shown(Rc::new(exploration(&s, (*t).clone(), (*r).clone())));
+            let shown = Shown(Rc::new(exploration(&s, t, r)));
             (shown, Rc::new(s), vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {

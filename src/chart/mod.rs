@@ -142,6 +142,16 @@ mod tests {
         assert_eq!(pts.last(), Some(&(10_000.0, 10_000.0)));
     }
 
+    // 1,000 values into 400 buckets: 3 a bucket, so 334 buckets (the last
+    // holds one value), each its lowest then its highest.
+    #[test]
+    fn folding_buckets() {
+        let pts = fold_min_max((0..1_000).map(f64::from), 0.0, 1.0);
+        assert_eq!(pts.len(), 668);
+        assert_eq!(pts[..4], [(0.0, 0.0), (2.0, 2.0), (3.0, 3.0), (5.0, 5.0)]);
+        assert_eq!(pts[666..], [(999.0, 999.0), (999.0, 999.0)]);
+    }
+
     #[test]
     fn folding_keeps_peaks() {
         let mut v = vec![1.0; 10_000];

@@ -101,6 +101,7 @@ pub fn next_start(
         return Start {
             at: exit,
             gc: false,
+            housekeeping: false,
         };
     }
     let value = b.next_value(exit, rng);
@@ -109,12 +110,14 @@ pub fn next_start(
     // lastUpdate + expiry; most waits end long before (checked first, it is
     // cheaper than the housekeeping arithmetic).
     let ready = exit + wait;
-    let gc_at = match b.last_update() {
-        Some(last) if kubelet && ready > last.saturating_add(b.expiry_ms()) => {
-            Some(gc_time(last, b.expiry_ms())).filter(|&g| g < ready)
-        }
-        _ => None,
-    };
+    let expiring = kubelet
+        && b.last_update()
+            .is_some_and(|last| ready > last.saturating_add(b.expiry_ms()));
+    let gc_at = b
+        .last_update()
+        .filter(|_| expiring)
+        .map(|last| gc_time(last, b.expiry_ms()))
+        .filter(|&g| g < ready);
     let decided = land(requeue, exit, ready, gc_at, rng);
     let gc = gc_at.is_some_and(|g| decided >= g);
     if gc {
@@ -125,7 +128,11 @@ pub fn next_start(
     } else {
         b.store(value, exit, decided);
     }
-    Start { at: decided, gc }
+    Start {
+        at: decided,
+        gc,
+        housekeeping: expiring,
+    }
 }
 
 /// When a container starts again, and whether the backoff GC decided it.
@@ -134,6 +141,10 @@ pub struct Start {
     pub at: Ms,
     /// The entry was dropped during the wait: the curve starts over.
     pub gc: bool,
+    /// The entry expires during the wait, so whether a housekeeping pass
+    /// (on the clock's 2 s ticks, not relative to the restart) drops it
+    /// before the wait ends depends on where the wait falls.
+    pub housekeeping: bool,
 }
 
 /// One pod's restarts: when each runs, the wait before it, and which came
@@ -158,7 +169,9 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
     // model make is of time differences, so the rest are the last one
     // shifted by one period (crash interval plus wait). They are written out
     // without stepping through the backoff: a 24 h horizon at a 1 s cap is
-    // 86,400 restarts.
+    // 86,400 restarts. The one comparison with the clock is the housekeeping
+    // pass on its 2 s ticks: where one falls within a wait, the steps repeat
+    // only when the period is whole ticks.
     let shortcut = shortcut && p.requeue == Requeue::Ideal;
     let mut previous: Option<Step> = None;
     while at.len() < MAX_RESTARTS {
@@ -190,7 +203,8 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                 .flatten();
             let (wait, period) = (running - exit, p.run_ms + running - exit);
             // A period of 0 cannot repeat (time would not move); stepping on is safe.
-            if step.is_some() && step == previous && period > 0 {
+            let ticks = !start.housekeeping || period % HOUSEKEEPING_MS == 0;
+            if step.is_some() && step == previous && period > 0 && ticks {
                 // Every later start before the horizon, up to the cap on restarts.
                 let next = running + period;
                 let more = if next < p.horizon_ms {
@@ -474,9 +488,10 @@ impl Summary {
 #[serde(rename_all = "camelCase")]
 pub struct Exploration {
     pub backoff: EffectiveBackoff,
-    pub timeline: Timeline,
+    /// Shared with the app's timeline cache rather than copied per move.
+    pub timeline: Rc<Timeline>,
     pub summary: Summary,
-    pub reference: Timeline,
+    pub reference: Rc<Timeline>,
     pub reference_summary: Summary,
     /// `summary - referenceSummary`: what this configuration adds over today's default.
     pub excess: Summary,
@@ -848,14 +863,18 @@ pub fn explore_with(
 ) -> Exploration {
     exploration(
         scenario,
-        node_timeline(scenario, runs),
-        node_timeline(todays_default, reference_runs),
+        Rc::new(node_timeline(scenario, runs)),
+        Rc::new(node_timeline(todays_default, reference_runs)),
     )
 }
 
 /// The scenario's node timeline against today's default's, with the
 /// summaries and the excess (timelines made elsewhere, e.g. cached).
-pub fn exploration(scenario: &Scenario, timeline: Timeline, reference: Timeline) -> Exploration {
+pub fn exploration(
+    scenario: &Scenario,
+    timeline: Rc<Timeline>,
+    reference: Rc<Timeline>,
+) -> Exploration {
     let summary = Summary::of(&timeline);
     let reference_summary = Summary::of(&reference);
     Exploration {
@@ -871,6 +890,38 @@ pub fn exploration(scenario: &Scenario, timeline: Timeline, reference: Timeline)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The housekeeping pass runs on the clock's 2 s ticks, so a cap just over
+    // the reset threshold is not periodic: 459 ms doubling to a 505,450 ms
+    // cap, reset after 504,977 ms. After the restart at 3,466,823 the entry
+    // expires past 3,971,800; the tick at 3,972,000 comes before the wait's
+    // end (3,972,273), drops it, and the container starts then (a wait of
+    // 505,177 ms). The waits before it missed a tick by where they fell.
+    #[test]
+    fn a_housekeeping_tick_breaks_the_period() {
+        let backoff = EffectiveBackoff {
+            initial_ms: 459,
+            max_ms: 505_450,
+            reset_after_ms: 504_977,
+            schedule_ms: vec![],
+            notes: vec![],
+            warnings: vec![],
+        };
+        let run = PodRun {
+            backoff: &backoff,
+            run_ms: 0,
+            horizon_ms: 3_972_001,
+            model: Semantics::Kubelet,
+            requeue: Requeue::Ideal,
+            start_latency_ms: 0,
+            seed: 7,
+        };
+        let r = pod_restarts_gc(&run);
+        assert_eq!(r.at[16..], [3_466_823, 3_972_000]);
+        assert_eq!(r.delays[16..], [505_450, 505_177]);
+        assert_eq!(r.gc_at, [3_972_000]);
+        assert_eq!(r, pod_restarts_stepwise(&run));
+    }
 
     // 10 s windows: a restart on a boundary opens the next window, and the
     // last window takes every later one.
