@@ -3,10 +3,11 @@
 use super::prelude::*;
 
 pub(super) fn window_points(t: &Timeline, values: &[u64]) -> Vec<(f64, f64)> {
-    fold_min_max(
-        values.iter().map(|&r| r as f64),
+    fold_shown(
+        values.iter().copied(),
         0.0,
         t.window_ms as f64 / 1000.0,
+        |r| r as f64,
     )
 }
 
