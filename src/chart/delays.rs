@@ -3,7 +3,7 @@
 use super::prelude::*;
 
 pub(super) fn delay_points(t: &Timeline) -> Vec<(f64, f64)> {
-    fold_shown(t.delays_ms.iter().copied(), 1.0, 1.0, |d| d as f64 / 1000.0)
+    fold_shown(&t.delays_ms, 1.0, 1.0, |d| d as f64 / 1000.0)
 }
 
 /// The wait before each restart, by restart number.

@@ -79,42 +79,59 @@ pub fn fold_min_max(
     x0: f64,
     dx: f64,
 ) -> Vec<(f64, f64)> {
-    fold_shown(values, x0, dx, |v| v)
-}
-
-/// `fold_min_max` of values shown as `show(v)`, which must not decrease:
-/// each bucket's lowest and highest are found on the values themselves and
-/// shown once, not converted one by one (a day's waits are 86,404 a series).
-pub fn fold_shown<T: Copy + PartialOrd>(
-    values: impl ExactSizeIterator<Item = T>,
-    x0: f64,
-    dx: f64,
-    show: impl Fn(T) -> f64,
-) -> Vec<(f64, f64)> {
     let n = values.len();
-    let buckets = (MAX_POINTS / 2).max(1);
     if n <= MAX_POINTS {
         return values
             .enumerate()
-            .map(|(i, v)| (x0 + i as f64 * dx, show(v)))
+            .map(|(i, v)| (x0 + i as f64 * dx, v))
             .collect();
     }
-    let per = n.div_ceil(buckets);
-    let mut out = Vec::with_capacity(2 * buckets);
-    let mut values = values.enumerate();
-    while let Some((start, first)) = values.next() {
-        let (mut lo, mut hi, mut end) = (first, first, start);
-        for (i, v) in values.by_ref().take(per - 1) {
-            if v < lo {
-                lo = v;
-            }
-            if v > hi {
-                hi = v;
-            }
-            end = i;
+    let per = per_bucket(n);
+    let mut out = Vec::with_capacity(2 * n.div_ceil(per));
+    let (mut lo, mut hi, mut start) = (f64::INFINITY, f64::NEG_INFINITY, 0usize);
+    // Counted down rather than a remainder per value.
+    let mut left = per;
+    for (i, v) in values.enumerate() {
+        lo = lo.min(v);
+        hi = hi.max(v);
+        left -= 1;
+        if left == 0 || i + 1 == n {
+            left = per;
+            out.push((x0 + start as f64 * dx, lo));
+            out.push((x0 + i as f64 * dx, hi));
+            lo = f64::INFINITY;
+            hi = f64::NEG_INFINITY;
+            start = i + 1;
         }
+    }
+    out
+}
+
+/// Values in a bucket when `n` are folded into `MAX_POINTS / 2` buckets.
+fn per_bucket(n: usize) -> usize {
+    n.div_ceil((MAX_POINTS / 2).max(1))
+}
+
+/// `fold_min_max` of whole numbers shown as `show(v)`, which must not
+/// decrease: each bucket's lowest and highest are found on the numbers and
+/// shown once, not converted one by one (a day's waits are 86,404 a series).
+pub fn fold_shown(values: &[u64], x0: f64, dx: f64, show: impl Fn(u64) -> f64) -> Vec<(f64, f64)> {
+    if values.len() <= MAX_POINTS {
+        return values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (x0 + i as f64 * dx, show(v)))
+            .collect();
+    }
+    let per = per_bucket(values.len());
+    let mut out = Vec::with_capacity(2 * values.len().div_ceil(per));
+    for (k, bucket) in values.chunks(per).enumerate() {
+        let (lo, hi) = bucket
+            .iter()
+            .fold((u64::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let start = k * per;
         out.push((x0 + start as f64 * dx, show(lo)));
-        out.push((x0 + end as f64 * dx, show(hi)));
+        out.push((x0 + (start + bucket.len() - 1) as f64 * dx, show(hi)));
     }
     out
 }

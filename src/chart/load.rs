@@ -3,12 +3,7 @@
 use super::prelude::*;
 
 pub(super) fn window_points(t: &Timeline, values: &[u64]) -> Vec<(f64, f64)> {
-    fold_shown(
-        values.iter().copied(),
-        0.0,
-        t.window_ms as f64 / 1000.0,
-        |r| r as f64,
-    )
+    fold_shown(values, 0.0, t.window_ms as f64 / 1000.0, |r| r as f64)
 }
 
 /// `/pods` status requests per 10-second window for the node: offered and

@@ -158,7 +158,7 @@ mod tests {
     fn folding_then_showing_is_showing_then_folding() {
         let ms: Vec<Ms> = (0..86_404u64).map(|i| (i * 7_919) % 1_000_003).collect();
         let seconds = fold_min_max(ms.iter().map(|&d| d as f64 / 1000.0), 1.0, 1.0);
-        let shown = super::lines::fold_shown(ms.iter().copied(), 1.0, 1.0, |d| d as f64 / 1000.0);
+        let shown = super::lines::fold_shown(&ms, 1.0, 1.0, |d| d as f64 / 1000.0);
         assert_eq!(shown, seconds);
         // 217 values a bucket (86,404 / 400, up), so 399 buckets.
         assert_eq!(shown.len(), 798);
