@@ -1,7 +1,10 @@
 //! The kubelet's API client rate limiter (`kubeAPIQPS` / `kubeAPIBurst`): a
-//! token bucket that starts full and makes requests wait, FIFO, when it is
-//! empty. Lockstep pods arrive as bursts; spread pods as a steady flow within
-//! each window. Requests are a fluid, so admitted counts are rounded.
+//! token bucket that starts full with `burst` tokens, refills at `qps` up to
+//! `burst`, and makes each request wait for its own token in turn when it is
+//! empty (client-go util/flowcontrol/throttle.go, `NewTokenBucketRateLimiter`
+//! over golang.org/x/time/rate). Lockstep pods arrive as bursts; spread pods
+//! as a steady flow within each window. Requests are a fluid, so admitted
+//! counts are rounded.
 
 use std::borrow::Cow;
 
@@ -209,9 +212,9 @@ pub fn admit(
         horizon_ms,
     };
     // Units per request: a multiple of 1000 (the rate is qps/1000 per ms) and
-    // of every window's length (its flow spreads evenly over it).
-    // Windows are as long as the first up to the horizon, where one may be
-    // cut short; any after it are 1 ms (as the last one is).
+    // of every window's length (its flow spreads evenly over it). Windows are
+    // as long as the first up to the horizon, where one may be cut short; any
+    // after it are 1 ms, as the last one then is.
     let n = flow_per_window.len();
     let cut = usize::try_from(horizon_ms / window_ms.max(1)).unwrap_or(usize::MAX);
     let scale = [0, cut.min(n.saturating_sub(1)), n.saturating_sub(1)]

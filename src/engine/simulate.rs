@@ -110,12 +110,11 @@ pub fn next_start(
     // lastUpdate + expiry; most waits end long before (checked first, it is
     // cheaper than the housekeeping arithmetic).
     let ready = exit + wait;
-    let expiring = kubelet
-        && b.last_update()
-            .is_some_and(|last| ready > last.saturating_add(b.expiry_ms()));
-    let gc_at = b
+    // The entry's last update, when it expires before the wait ends.
+    let expiring = b
         .last_update()
-        .filter(|_| expiring)
+        .filter(|&last| kubelet && ready > last.saturating_add(b.expiry_ms()));
+    let gc_at = expiring
         .map(|last| gc_time(last, b.expiry_ms()))
         .filter(|&g| g < ready);
     let decided = land(requeue, exit, ready, gc_at, rng);
@@ -131,7 +130,7 @@ pub fn next_start(
     Start {
         at: decided,
         gc,
-        housekeeping: expiring,
+        housekeeping: expiring.is_some(),
     }
 }
 
