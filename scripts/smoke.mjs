@@ -2,6 +2,7 @@
 // Content-Security-Policy, in headless Chromium. Fails on any policy
 // violation, console error or uncaught exception, and unless a real key press
 // on a slider changes what the page shows. Run through scripts/test.sh.
+import { readFileSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
 
 const base = process.argv[2];
@@ -57,8 +58,23 @@ async function violations(page, query) {
   const svg = href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : href;
   if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`SVG export: ${svg.slice(0, 200)}`);
   await page.waitForTimeout(200);
+  // The second wasm (the Job view and the pod reader) is fetched only when
+  // one of them is first shown: here, the pod reader's panel opened.
+  const fetched = () => page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.includes("crashloop-explorer-extras")).length);
+  const early = await fetched();
+  if (early !== 0) fail(`the second wasm was fetched ${early} times before it was needed`);
+  await page.click("#diagnose summary");
+  await page.fill("#pod-now", "2026-11-20T10:01:00Z");
+  await page.fill("#pod-text", readFileSync(new URL("../tests/fixtures/web-0.json", import.meta.url), "utf8"));
+  await page.waitForFunction(() => document.querySelector("#pod-state-1")?.textContent === "CrashLoopBackOff", null, { timeout: 20_000 });
+  await page.click("#pod-explore-1");
+  await page.waitForSelector("#marker-note", { timeout: 5_000 });
+  await page.click("#nav-job");
+  await inked(page, "#chart-job");
+  const late = await fetched();
+  if (late !== 2) fail(`the second wasm: ${late} fetches (its glue and wasm once each expected)`);
   await violations(page, "/");
-  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes`);
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched when the pod reader opened (a pasted pod read and explored), not before; Job view from its tab`);
   await page.close();
 }
 
@@ -123,12 +139,17 @@ async function violations(page, query) {
 
 // The Job view, from a link.
 {
-  const query = "?v=1.37&view=job&js=exit%201";
+  const query = "?v=1.37&view=job&js=exit%201&jr=2h";
   const page = await open(query);
   await inked(page, "#chart-job");
-  await page.waitForTimeout(200);
+  await page.waitForTimeout(500);
   await violations(page, query);
-  console.log("Job view: chart drawn");
+  // Its keys, read in the second wasm: a bad one named, and dropped from the page's URL.
+  const notice = await page.locator("#job-link-notices").innerText();
+  if (!notice.includes("jr")) fail(`Job link notices: ${notice}`);
+  const url = await page.evaluate(() => location.search);
+  if (url !== "?view=job&v=1.37&js=exit%201") fail(`Job view's URL: ${url}`);
+  console.log(`Job view: chart drawn; its link's bad run length named; URL ${url}`);
   await page.close();
 }
 

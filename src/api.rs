@@ -1,6 +1,8 @@
 //! The JS API, from the same wasm as the app: plain JS objects in and out,
 //! in the engine's JSON shapes. Every input is validated as the app's is, so a
-//! caller gets a clear error instead of a billion points or a panic.
+//! caller gets a clear error instead of a billion points or a panic. The
+//! app's binary exports these to JS (src/main.rs), under the same names; the
+//! library does not, so the second wasm, which links it too, carries none.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -46,7 +48,6 @@ fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result
 
 /// `resolve({featureGates, crashLoopBackOff, semantics, kubeletVersion})` →
 /// `{initialMs, maxMs, resetAfterMs, notes, warnings}`, or throws the kubelet's refusal.
-#[wasm_bindgen]
 pub fn resolve(config: JsValue) -> Result<JsValue, JsError> {
     // Strict, as the Scenario is: a misspelt key is named, not ignored.
     let value: serde_json::Value = from_js(config, "KubeletConfig")?;
@@ -84,21 +85,18 @@ pub fn resolve(config: JsValue) -> Result<JsValue, JsError> {
 
 /// `simulate(scenario)` → the Timeline (`restartsAtMs`, `delaysMs`,
 /// `nodeRequestsPerWindow`, `api`, `groups`, `band`).
-#[wasm_bindgen]
 pub fn simulate(scenario: JsValue) -> Result<JsValue, JsError> {
     let scenario: Scenario = from_js(scenario, "scenario")?;
     to_js(&engine::simulate(&scenario))
 }
 
 /// `explore(scenario)` → the scenario against today's default, with the excess.
-#[wasm_bindgen]
 pub fn explore(scenario: JsValue) -> Result<JsValue, JsError> {
     let scenario: Scenario = from_js(scenario, "scenario")?;
     to_js(&engine::explore(&scenario))
 }
 
 /// `audit()` → every KEP claim, recomputed.
-#[wasm_bindgen]
 pub fn audit() -> Result<JsValue, JsError> {
     to_js(&engine::audit::audit())
 }
@@ -107,14 +105,12 @@ pub fn audit() -> Result<JsValue, JsError> {
 /// URL. The app's own page calls it (boot.js); importing the module alone
 /// mounts nothing, so a page may use the functions, `mount` or the custom
 /// element instead.
-#[wasm_bindgen]
 pub fn start() {
     crate::app::start();
 }
 
 /// An explorer mounted by `mount`: `unmount()` removes it, `update(link)`
 /// shows another link in its place, `set(options)` takes new options.
-#[wasm_bindgen]
 pub struct Explorer {
     host: web_sys::Element,
     shadow: web_sys::ShadowRoot,
@@ -230,7 +226,6 @@ impl Explorer {
     }
 }
 
-#[wasm_bindgen]
 impl Explorer {
     /// Removes the explorer; the element is left empty and may be mounted again.
     pub fn unmount(&mut self) {
@@ -292,7 +287,6 @@ fn shadow_of(element: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsError>
 /// alone. A target that is not an element, cannot hold a shadow root, or
 /// already holds an explorer, is refused with an Error saying so. The
 /// `<crashloop-explorer>` element is this, with attributes for options.
-#[wasm_bindgen]
 pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
     let element: web_sys::Element = target.dyn_into().map_err(|t| {
         let what = if t.is_null() {

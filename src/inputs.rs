@@ -95,13 +95,24 @@ impl Default for Inputs {
     }
 }
 
+/// The Job view's inputs as a link writes them (`job=`, `js=`, `jr=`),
+/// carried unread: the CrashLoopBackOff view's wasm holds no Job types; the
+/// Job view, in the second wasm, reads them (`formats::link::job_inputs`) and
+/// writes them back (`formats::link::job_link`). `None`: the default.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct JobLink {
+    pub manifest: Option<String>,
+    pub script: Option<String>,
+    pub run: Option<String>,
+}
+
 /// Everything a link reopens: the view, both views' inputs, and how the
 /// page is embedded.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Page {
     pub view: View,
     pub inputs: Inputs,
-    pub job: JobInputs,
+    pub job: JobLink,
     pub embed: bool,
     /// In embed mode, the controls to show.
     pub controls: Vec<String>,

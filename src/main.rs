@@ -6,12 +6,65 @@
 // The page's boot.js calls the JS API's `start()`: loading the module
 // mounts nothing by itself, so a docs page can load it for the custom
 // element or `mount` without an app appearing on its <body>.
-// Named so that the library (and its JS exports) is linked into the binary.
-#[cfg(target_arch = "wasm32")]
-use crashloop_explorer as _;
-
 #[cfg(target_arch = "wasm32")]
 fn main() {}
+
+/// The JS API (documented in `crashloop_explorer::api`), exported from this
+/// binary alone: the second wasm (src/bin/extras.rs) links the same library
+/// and must not carry it.
+#[cfg(target_arch = "wasm32")]
+mod js {
+    use crashloop_explorer::api;
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen]
+    pub fn resolve(config: JsValue) -> Result<JsValue, JsError> {
+        api::resolve(config)
+    }
+
+    #[wasm_bindgen]
+    pub fn simulate(scenario: JsValue) -> Result<JsValue, JsError> {
+        api::simulate(scenario)
+    }
+
+    #[wasm_bindgen]
+    pub fn explore(scenario: JsValue) -> Result<JsValue, JsError> {
+        api::explore(scenario)
+    }
+
+    #[wasm_bindgen]
+    pub fn audit() -> Result<JsValue, JsError> {
+        api::audit()
+    }
+
+    #[wasm_bindgen]
+    pub fn start() {
+        api::start();
+    }
+
+    #[wasm_bindgen]
+    pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
+        api::mount(target, options).map(Explorer)
+    }
+
+    #[wasm_bindgen]
+    pub struct Explorer(api::Explorer);
+
+    #[wasm_bindgen]
+    impl Explorer {
+        pub fn unmount(&mut self) {
+            self.0.unmount();
+        }
+
+        pub fn update(&mut self, link: String) {
+            self.0.update(link);
+        }
+
+        pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
+            self.0.set(options)
+        }
+    }
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 const HELP: &str = "\

@@ -47,6 +47,9 @@ impl Page {
     }
 
     async fn mount_with(query: Option<&str>) -> Page {
+        // One wasm here: the Job view and the pod reader mount from it
+        // instead of being fetched (the smokes load the real second module).
+        crashloop_explorer::app::extras::link_here();
         let document = web_sys::window()
             .expect("window")
             .document()
@@ -957,6 +960,9 @@ async fn a_restart_rule_group_changes_the_chart() {
 async fn a_pasted_pod_is_diagnosed_and_explored() {
     let page = Page::mount_ideal().await;
     let charts = page.charts();
+    // The reader is mounted when its panel is first opened.
+    assert!(page.root.query_selector("#pod-text").unwrap().is_none());
+    page.click("h-diagnose").await;
     page.type_into("pod-now", "2026-11-20T10:01:00Z").await;
     page.type_into("pod-text", include_str!("fixtures/web-0.json"))
         .await;

@@ -6,7 +6,7 @@ use crashloop_explorer::engine::{
     ExitKind, Group, KubeletConfig, KubeletVersion, Requeue, RestartPolicy, ScenarioSpec, Semantics,
 };
 use crashloop_explorer::inputs::{CompareRef, Inputs, JobInputs, Page, View};
-use crashloop_explorer::share::{decode, encode};
+use crashloop_explorer::share::{decode, encode, job_inputs, job_link};
 
 fn defaults() -> Page {
     Page::default()
@@ -49,6 +49,11 @@ fn every_input_round_trips() {
         .feature_gates
         .insert("KubeletCrashLoopBackOffMax".into(), false);
     config.crash_loop_back_off.max_container_restart_period = Some("1m30s".into());
+    let job = JobInputs {
+        manifest: JobManifest::default(),
+        script: "exit 42\nsucceed".into(),
+        run_ms: 60_000,
+    };
     let configured = Page {
         inputs: Inputs {
             spec: ScenarioSpec {
@@ -108,11 +113,7 @@ fn every_input_round_trips() {
             ],
         },
         view: View::Job,
-        job: JobInputs {
-            manifest: JobManifest::default(),
-            script: "exit 42\nsucceed".into(),
-            run_ms: 60_000,
-        },
+        job: job_link(&job),
         embed: true,
         controls: vec!["initial".into(), "max".into()],
         theme: Some(crashloop_explorer::inputs::Theme::Light),
@@ -126,6 +127,8 @@ fn every_input_round_trips() {
         "{query}"
     );
     assert_eq!(decode(&query), (configured, vec![]));
+    // The Job view reads its keys itself (it is in the second wasm).
+    assert_eq!(job_inputs(&decode(&query).0.job), (job, vec![]));
 
     let custom = Page {
         inputs: Inputs {
@@ -263,4 +266,60 @@ fn a_link_can_name_the_theme() {
         "ignored theme=\"sepia\": the theme is light, dark or auto; using the default"
     );
     assert_eq!(encode(&defaults()), "v=1.37");
+}
+
+// The Job view (in the second wasm) reads its own keys; the first carries
+// them as written, so that a link keeps them while the Job view is not loaded.
+#[test]
+fn the_job_keys_are_carried_as_written_and_read_by_the_job_view() {
+    let query = "view=job&v=1.37&job=%7B%22spec%22%3A1%7D&js=exit%2042&jr=2h";
+    let (page, notices) = decode(query);
+    assert_eq!(notices, vec![]);
+    assert_eq!(page.job.manifest.as_deref(), Some(r#"{"spec":1}"#));
+    assert_eq!(page.job.script.as_deref(), Some("exit 42"));
+    assert_eq!(page.job.run.as_deref(), Some("2h"));
+    assert_eq!(encode(&page), query);
+    // Read by the Job view: the manifest and the run (over an hour) refused,
+    // each with its key; the script taken.
+    let (job, notices) = job_inputs(&page.job);
+    assert_eq!(job.manifest, JobInputs::default().manifest);
+    assert_eq!(job.script, "exit 42");
+    assert_eq!(job.run_ms, JobInputs::default().run_ms);
+    let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
+    assert_eq!(keys, ["job", "jr"]);
+    assert!(notices[0].message.contains("not a Job manifest"));
+    // Written back: the defaults leave no key.
+    assert_eq!(job_link(&job).manifest, None);
+    assert_eq!(job_link(&job).run, None);
+    assert_eq!(job_link(&job).script.as_deref(), Some("exit 42"));
+    // A script over 4,096 bytes is not carried.
+    let (page, notices) = decode(&format!("v=1.37&js={}", "x".repeat(4_097)));
+    assert_eq!(page.job.script, None);
+    assert_eq!(notices[0].key, "js");
+}
+
+// "Explore … in the charts" crosses from the pod reader (second wasm) to the
+// charts as a link: the container's group and its age.
+#[test]
+fn an_explored_container_crosses_as_a_link() {
+    use crashloop_explorer::app::lazy::{explore_link, explored};
+    use crashloop_explorer::app::state::PodGroup;
+    use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
+    let pod = PodGroup {
+        group: Group {
+            name: "shop/web-0.v2/app".into(),
+            run_ms: 3_000,
+            exit: ExitKind::Failed,
+            exit_code: Some(137),
+            restart_policy: RestartPolicy::Always,
+            container_restart_policy: Some(RestartPolicy::OnFailure),
+            restart_policy_rules: vec![ContainerRestartRule::restart_on(&[42])],
+            ..Group::default()
+        },
+        marker_ms: Some(1_260_000),
+    };
+    let link = explore_link(pod.clone());
+    assert!(link.contains("mk=21m0s"), "{link}");
+    assert_eq!(explored(&link), Some(pod));
+    assert_eq!(explored("v=1.37"), None);
 }

@@ -12,7 +12,7 @@ use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
 use super::controls::{TextArea, TextField};
-use super::state::{Action, PodGroup, State};
+use super::state::PodGroup;
 use crate::engine::config::{resolve, KubeletConfig, KubeletVersion, Semantics};
 use crate::engine::duration::format_human_ms;
 use crate::engine::pod::{
@@ -28,7 +28,8 @@ pub struct PodPanelProps {
     /// The node's configuration as the view's controls set it.
     pub version: KubeletVersion,
     pub config: KubeletConfig,
-    pub dispatch: UseReducerDispatcher<State>,
+    /// "Explore … in the charts": the container, for the CrashLoopBackOff view.
+    pub on_explore: Callback<PodGroup>,
 }
 
 fn clock_ms() -> i64 {
@@ -206,12 +207,12 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         let containers = d.containers.iter().enumerate().map(|(i, c)| {
             let observed = read.as_ref().and_then(|r| r.0.containers.get(i)).cloned();
             let explore_button = observed.filter(|_| c.run_ms.is_some()).map(|o| {
-                let (dispatch, pod) = (p.dispatch.clone(), read.clone());
+                let (on_explore, pod) = (p.on_explore.clone(), read.clone());
                 let (cd, age) = (c.clone(), d.age_ms);
                 html! {
                     <button type="button" id={format!("pod-explore-{i}")} onclick={Callback::from(move |_: MouseEvent| {
                         if let Some(r) = &pod {
-                            dispatch.dispatch(Action::ExplorePod(explore(&r.0, &o, &cd, age)));
+                            on_explore.emit(explore(&r.0, &o, &cd, age));
                         }
                     })}>{ format!("Explore {} in the charts", c.name) }</button>
                 }
@@ -283,9 +284,10 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             </div>
         }
     });
+    // The panel's body: the CrashLoopBackOff view draws the panel and its
+    // summary, and fetches this (the second wasm) when it is first opened.
     html! {
-        <details class="panel diagnose" id="diagnose">
-            <summary><h2 id="h-diagnose">{"Diagnose a real pod"}</h2></summary>
+        <>
             <p class="hint">{"Paste what "}<code>{"kubectl get pod NAME -o yaml"}</code>{" (or "}<code>{"-o json"}</code>{") or "}
                 <code>{"kubectl describe pod NAME"}</code>{" prints, or drop the file here. The text stays in this page: it is never sent anywhere and never written into the link."}</p>
             <div ondrop={on_drop} ondragover={on_dragover}>
@@ -303,6 +305,6 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             </div>
             <p class="hint">{"The kubelet's configuration is not in the pod: the version and gates chosen above are assumed; what the pod states (the kubelet's back-off message) wins."}</p>
             { for body }
-        </details>
+        </>
     }
 }

@@ -7,8 +7,10 @@ pub mod charts;
 pub mod controls;
 pub mod diagnose;
 pub mod exports;
+pub mod extras;
 pub mod hooks;
 pub mod job;
+pub mod lazy;
 pub mod lifecycle;
 pub mod panels;
 pub mod state;
@@ -21,10 +23,9 @@ use crate::inputs::{Page, View, FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
 use crate::share::{self, Notice};
 use charts::Chart;
 use controls::Embed;
-use diagnose::PodPanel;
 use exports::ExportPanel;
 use hooks::{use_embed_height, use_theme, use_url_sync};
-use job::{JobState, JobView};
+use lazy::{Part, Slot};
 use lifecycle::LifecyclePanel;
 use panels::{
     api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, AuditPanel,
@@ -173,14 +174,28 @@ pub fn App(props: &AppProps) -> Html {
             Callback::from(move |()| d.dispatch(Action::Band)),
         );
     }
+    // The Job view's link keys, as the Job view (in the second wasm) last wrote them.
     let job = {
         let l = link.clone();
-        use_reducer(move || JobState::new(l.0.job.clone()))
+        use_state(move || l.0.job.clone())
+    };
+    let on_job = {
+        let job = job.clone();
+        Callback::from(move |keys: String| {
+            let keys = share::decode(&keys).0.job;
+            if *job != keys {
+                job.set(keys);
+            }
+        })
     };
     let view = {
         let v = link.0.view;
         use_state(move || v)
     };
+    // Once shown, the Job view stays mounted (hidden in the other view), so
+    // that its text being typed survives a visit to the other view.
+    let job_seen = use_mut_ref(|| false);
+    *job_seen.borrow_mut() |= *view == View::Job;
     let notices = {
         let n = link.1.clone();
         use_state(move || n)
@@ -196,7 +211,7 @@ pub fn App(props: &AppProps) -> Html {
     let page = Page {
         view: *view,
         inputs: state.inputs.clone(),
-        job: job.inputs.clone(),
+        job: (*job).clone(),
         embed,
         controls: controls.clone(),
         // A link that names a theme keeps naming the one shown.
@@ -296,7 +311,7 @@ pub fn App(props: &AppProps) -> Html {
             return html! {
                 <main class="app embed" ref={root}>
                     { for banner }
-                    <JobView state={job.clone()} dark={dark} />
+                    <Slot part={Part::Job} link={query.clone()} dark={dark} on_message={on_job} />
                     { open_full }
                 </main>
             };
@@ -342,7 +357,7 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     </div>
                     <section class="results" aria-label="Results">
-                        <PodPanel version={state.version()} config={state.inputs.config.clone()} dispatch={state.dispatcher()} />
+                        <DiagnosePanel link={query.clone()} dark={dark} dispatch={state.dispatcher()} />
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         { gc_note(&state.shown.timeline) }
@@ -364,8 +379,15 @@ pub fn App(props: &AppProps) -> Html {
                 <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
             </>
         },
-        View::Job => html! { <JobView state={job.clone()} dark={dark} /> },
+        View::Job => html! {},
     };
+    let job_view = job_seen.borrow().then(|| {
+        html! {
+            <div hidden={*view != View::Job}>
+                <Slot part={Part::Job} link={query.clone()} dark={dark} on_message={on_job} />
+            </div>
+        }
+    });
     html! {
         <main class="app" ref={root}>
             <header>
@@ -386,6 +408,7 @@ pub fn App(props: &AppProps) -> Html {
                 <p id="notices-done" ref={done} class="visually-hidden" tabindex="-1">{ if notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
             </header>
             { body }
+            { for job_view }
         </main>
     }
 }
@@ -400,5 +423,47 @@ fn gc_note(t: &crate::engine::Timeline) -> Html {
         <p class="note" id="gc-note">
             { format!("{n} restart{} came early (ringed on the charts): the kubelet's housekeeping dropped the backoff entry 600 s after the last restart, during the wait, and the curve started over. No KEP or document mentions it; the KEP model has no such GC.", if n == 1 { "" } else { "s" }) }
         </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct DiagnoseProps {
+    link: AttrValue,
+    dark: bool,
+    dispatch: UseReducerDispatcher<State>,
+}
+
+/// "Diagnose a real pod": the panel and its summary; its body, the pod
+/// reader, is in the second wasm, fetched when the panel is first opened.
+#[function_component]
+fn DiagnosePanel(p: &DiagnoseProps) -> Html {
+    let opened = use_state(|| false);
+    let ontoggle = {
+        let opened = opened.clone();
+        Callback::from(move |e: Event| {
+            let open = e
+                .target_dyn_into::<web_sys::HtmlDetailsElement>()
+                .is_some_and(|d| d.open());
+            if open && !*opened {
+                opened.set(true);
+            }
+        })
+    };
+    // The reader's "Explore … in the charts", as a link: `g=` and `mk=`.
+    let on_explore = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |message: String| {
+            if let Some(pod) = lazy::explored(&message) {
+                dispatch.dispatch(Action::ExplorePod(pod));
+            }
+        })
+    };
+    html! {
+        <details class="panel diagnose" id="diagnose" {ontoggle}>
+            <summary><h2 id="h-diagnose">{"Diagnose a real pod"}</h2></summary>
+            if *opened {
+                <Slot part={Part::Pod} link={p.link.clone()} dark={p.dark} on_message={on_explore} />
+            }
+        </details>
     }
 }

@@ -597,7 +597,7 @@ pub fn AuditPanel(p: &AuditProps) -> Html {
 fn job_link(job: &JobInputs) -> String {
     let page = Page {
         view: View::Job,
-        job: job.clone(),
+        job: crate::share::job_link(job),
         ..Page::default()
     };
     format!("?{}", crate::share::encode(&page))

@@ -22,7 +22,7 @@ use crate::engine::scenario::{
 use crate::engine::{
     Ms, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
-use crate::inputs::{Inputs, JobInputs, Theme};
+use crate::inputs::{Inputs, JobInputs, JobLink, Theme};
 
 /// A query string longer than this is not read (no browser needs more).
 pub const MAX_QUERY: usize = 16_384;
@@ -862,28 +862,19 @@ const PARAMS: &[Param] = &[
             }
         },
     },
+    // The Job view's keys, carried as written (see `JobLink`): read and
+    // checked by `job_inputs`, written by `job_link`.
     Param {
         key: "job",
-        write: |p| {
-            when(p.job.manifest != JobInputs::default().manifest, || {
-                serde_json::to_string(&p.job.manifest).unwrap_or_default()
-            })
-        },
-        read: |p, v, r| match serde_json::from_str::<JobManifest>(v) {
-            Ok(m) => p.job.manifest = m,
-            Err(e) => r.notice("job", v, format!("not a Job manifest: {e}")),
-        },
+        write: |p| p.job.manifest.iter().cloned().collect(),
+        read: |p, v, _| p.job.manifest = Some(v.to_owned()),
     },
     Param {
         key: "js",
-        write: |p| {
-            when(p.job.script != JobInputs::default().script, || {
-                p.job.script.clone()
-            })
-        },
+        write: |p| p.job.script.iter().cloned().collect(),
         read: |p, v, r| {
             if v.len() <= MAX_TEXT {
-                p.job.script = v.to_owned();
+                p.job.script = Some(v.to_owned());
             } else {
                 r.notice("js", v, "the script is too long");
             }
@@ -891,16 +882,42 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "jr",
-        write: |p| {
-            let run = p.job.run_ms;
-            when(run != JobInputs::default().run_ms, || {
-                format_go_duration_ms(run)
-            })
-        },
-        read: |p, v, r| {
-            if let Some(ms) = r.ms("jr", v, &JOB_RUN_RANGE_MS) {
-                p.job.run_ms = ms;
-            }
-        },
+        write: |p| p.job.run.iter().cloned().collect(),
+        read: |p, v, _| p.job.run = Some(v.to_owned()),
     },
 ];
+
+/// The Job view's inputs from a link's Job keys, and what in them was not
+/// used (a bad value keeps the default, as `decode` does).
+pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
+    let mut r = Reader { notices: vec![] };
+    let mut job = JobInputs::default();
+    if let Some(v) = &link.manifest {
+        match serde_json::from_str::<JobManifest>(v) {
+            Ok(m) => job.manifest = m,
+            Err(e) => r.notice("job", v, format!("not a Job manifest: {e}")),
+        }
+    }
+    if let Some(v) = &link.script {
+        job.script = v.clone();
+    }
+    if let Some(ms) = link
+        .run
+        .as_ref()
+        .and_then(|v| r.ms("jr", v, &JOB_RUN_RANGE_MS))
+    {
+        job.run_ms = ms;
+    }
+    (job, r.notices)
+}
+
+/// A Job view's inputs as link keys: defaults left out.
+pub fn job_link(job: &JobInputs) -> JobLink {
+    let default = JobInputs::default();
+    JobLink {
+        manifest: (job.manifest != default.manifest)
+            .then(|| serde_json::to_string(&job.manifest).unwrap_or_default()),
+        script: (job.script != default.script).then(|| job.script.clone()),
+        run: (job.run_ms != default.run_ms).then(|| format_go_duration_ms(job.run_ms)),
+    }
+}

@@ -1,0 +1,132 @@
+//! The second wasm's side of `lazy`: each part is a Yew app of its own in the
+//! element the CrashLoopBackOff view gives it, reading the page's link and
+//! answering with link text.
+
+use web_sys::Element;
+use yew::prelude::*;
+
+use super::diagnose::PodPanel;
+use super::job::{JobState, JobView};
+use super::lazy::{self, Mounted, Part};
+use super::state::PodGroup;
+use crate::inputs::Page;
+use crate::share;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct PartProps {
+    pub part: Part,
+    pub link: AttrValue,
+    pub dark: bool,
+    pub on_message: Callback<String>,
+}
+
+#[function_component]
+pub fn PartApp(p: &PartProps) -> Html {
+    match p.part {
+        Part::Job => html! { <JobPart ..p.clone() /> },
+        Part::Pod => html! { <PodPart ..p.clone() /> },
+    }
+}
+
+/// The Job view. The link is read once, when mounted: from then on the
+/// view's state is the truth, and the page's link follows it.
+#[function_component]
+fn JobPart(p: &PartProps) -> Html {
+    let start = {
+        let link = p.link.clone();
+        use_memo((), move |_| share::job_inputs(&share::decode(&link).0.job))
+    };
+    let job = {
+        let start = start.clone();
+        use_reducer(move || JobState::new(start.0.clone()))
+    };
+    // Every change, and once at first: a link's keys come back as the view
+    // writes them (a bad one dropped).
+    let keys = share::encode(&Page {
+        job: share::job_link(&job.inputs),
+        ..Page::default()
+    });
+    {
+        let on_message = p.on_message.clone();
+        use_effect_with(keys, move |keys| on_message.emit(keys.clone()));
+    }
+    html! {
+        <>
+            if !start.1.is_empty() {
+                <div class="notices" id="job-link-notices" role="status">
+                    <p>{"Parts of this link were not used:"}</p>
+                    <ul>{ for start.1.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{": "}{ n.message.clone() }</li> }) }</ul>
+                </div>
+            }
+            <JobView state={job} dark={p.dark} />
+        </>
+    }
+}
+
+/// The pod reader's body, assuming the kubelet the page's link sets.
+#[function_component]
+fn PodPart(p: &PartProps) -> Html {
+    let page = use_memo(p.link.clone(), |link| share::decode(link).0);
+    let on_explore = {
+        let on_message = p.on_message.clone();
+        Callback::from(move |g: PodGroup| on_message.emit(lazy::explore_link(g)))
+    };
+    html! {
+        <PodPanel version={page.inputs.spec.kubelet_version.unwrap_or_default()}
+            config={page.inputs.config.clone()} on_explore={on_explore} />
+    }
+}
+
+/// A part mounted from this wasm.
+struct Here {
+    app: Option<yew::AppHandle<PartApp>>,
+    props: PartProps,
+}
+
+impl Mounted for Here {
+    fn update(&mut self, link: &str, dark: bool) {
+        if *self.props.link == *link && self.props.dark == dark {
+            return;
+        }
+        self.props.link = AttrValue::from(link.to_owned());
+        self.props.dark = dark;
+        if let Some(app) = &mut self.app {
+            app.update(self.props.clone());
+        }
+    }
+}
+
+impl Drop for Here {
+    fn drop(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+    }
+}
+
+/// Mounts a part into `root`.
+pub fn mount(
+    part: Part,
+    root: Element,
+    link: &str,
+    dark: bool,
+    on_message: Callback<String>,
+) -> Box<dyn Mounted> {
+    let props = PartProps {
+        part,
+        link: AttrValue::from(link.to_owned()),
+        dark,
+        on_message,
+    };
+    let app = yew::Renderer::<PartApp>::with_root_and_props(root, props.clone()).render();
+    Box::new(Here {
+        app: Some(app),
+        props,
+    })
+}
+
+/// For a wasm that links everything (the browser tests): the app mounts its
+/// parts from here instead of fetching the second module.
+pub fn link_here() {
+    super::lazy::mount_from_here(mount);
+}

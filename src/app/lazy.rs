@@ -1,0 +1,268 @@
+//! The parts of the app fetched the first time they are shown. The Job view
+//! and the pod reader live in a second wasm (`crashloop-explorer-extras`,
+//! `src/bin/extras.rs`), so that the CrashLoopBackOff view's download holds
+//! neither (nor the Job types, the YAML reader and the Kubernetes objects
+//! they parse). The two modules share no memory, only strings: a part is
+//! given the page's link (a query string) and answers with link text.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+use yew::prelude::*;
+
+use super::state::PodGroup;
+use crate::engine::ScenarioSpec;
+use crate::inputs::{Inputs, Page};
+use crate::share;
+
+/// A part of the app in the second wasm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The Job view. Reads the link's Job keys once, when mounted; answers
+    /// with its own (`job=…&js=…&jr=…`, defaults left out) on every change.
+    Job,
+    /// The pod reader (its panel's body). Reads the kubelet the link sets;
+    /// answers `g=…&mk=…` when a container is to be explored in the charts.
+    Pod,
+}
+
+impl Part {
+    pub const ALL: [Part; 2] = [Part::Job, Part::Pod];
+
+    /// The one name, across the boundary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Job => "job",
+            Part::Pod => "pod",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Part> {
+        Self::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Part::Job => "the Job view",
+            Part::Pod => "the pod reader",
+        }
+    }
+}
+
+/// The pod reader's answer: the container to explore, as a link of its
+/// group (`g=`) and its age at "now" (`mk=`).
+pub fn explore_link(g: PodGroup) -> String {
+    share::encode(&Page {
+        inputs: Inputs {
+            spec: ScenarioSpec {
+                groups: vec![g.group],
+                ..Inputs::default().spec
+            },
+            marker_ms: g.marker_ms,
+            ..Inputs::default()
+        },
+        ..Page::default()
+    })
+}
+
+/// ... and back; `None` when it holds no group.
+pub fn explored(link: &str) -> Option<PodGroup> {
+    let inputs = share::decode(link).0.inputs;
+    let group = inputs.spec.groups.into_iter().next()?;
+    Some(PodGroup {
+        group,
+        marker_ms: inputs.marker_ms,
+    })
+}
+
+/// A mounted part: `update` gives it the page's link and theme again;
+/// dropping it unmounts it.
+pub trait Mounted {
+    fn update(&mut self, link: &str, dark: bool);
+}
+
+/// Mounts a part into an element, from this wasm.
+pub type MountHere = fn(Part, Element, &str, bool, Callback<String>) -> Box<dyn Mounted>;
+
+thread_local! {
+    static HERE: Cell<Option<MountHere>> = const { Cell::new(None) };
+}
+
+/// Parts are mounted by `mount` instead of being fetched: for a wasm that
+/// links everything (the browser tests; see `extras::link_here`).
+pub fn mount_from_here(mount: MountHere) {
+    HERE.with(|h| h.set(Some(mount)));
+}
+
+// The second module sits beside the first (Trunk writes both into dist/);
+// wasm-bindgen puts this snippet two folders below them. Fetched and
+// started once; a failed fetch may be tried again.
+#[wasm_bindgen(inline_js = "let extras;
+export function load_extras() {
+  extras = extras || import(new URL('../../crashloop-explorer-extras.js', import.meta.url).href)
+    .then(async (m) => { await m.default(); return m; })
+    .catch((e) => { extras = undefined; throw e; });
+  return extras;
+}")]
+extern "C" {
+    fn load_extras() -> js_sys::Promise;
+
+    type Extras;
+    #[wasm_bindgen(method, catch)]
+    fn mount_part(
+        this: &Extras,
+        part: &str,
+        root: &Element,
+        link: &str,
+        dark: bool,
+        on_message: &js_sys::Function,
+    ) -> Result<PartHandle, JsValue>;
+
+    type PartHandle;
+    #[wasm_bindgen(method)]
+    fn update(this: &PartHandle, link: &str, dark: bool);
+    #[wasm_bindgen(method)]
+    fn unmount(this: &PartHandle);
+}
+
+/// A part in the second module, and the closure it calls back.
+struct Fetched {
+    handle: PartHandle,
+    _on_message: Closure<dyn FnMut(String)>,
+}
+
+impl Mounted for Fetched {
+    fn update(&mut self, link: &str, dark: bool) {
+        self.handle.update(link, dark);
+    }
+}
+
+impl Drop for Fetched {
+    fn drop(&mut self) {
+        self.handle.unmount();
+    }
+}
+
+async fn fetch_and_mount(
+    part: Part,
+    root: Element,
+    link: String,
+    dark: bool,
+    on_message: Callback<String>,
+) -> Result<Box<dyn Mounted>, String> {
+    let module = wasm_bindgen_futures::JsFuture::from(load_extras())
+        .await
+        .map_err(|e| describe(&e))?;
+    let on_message = Closure::<dyn FnMut(String)>::new(move |m: String| on_message.emit(m));
+    let handle = module
+        .unchecked_into::<Extras>()
+        .mount_part(
+            part.name(),
+            &root,
+            &link,
+            dark,
+            on_message.as_ref().unchecked_ref(),
+        )
+        .map_err(|e| describe(&e))?;
+    Ok(Box::new(Fetched {
+        handle,
+        _on_message: on_message,
+    }))
+}
+
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SlotProps {
+    pub part: Part,
+    /// The page's link (a query string).
+    pub link: AttrValue,
+    pub dark: bool,
+    pub on_message: Callback<String>,
+}
+
+/// Where a part appears: it is fetched when the slot is first rendered,
+/// says so while it loads, and says what failed if it cannot be loaded.
+#[function_component]
+pub fn Slot(p: &SlotProps) -> Html {
+    let root = use_node_ref();
+    let mounted: Rc<RefCell<Option<Box<dyn Mounted>>>> = use_mut_ref(|| None);
+    // None while loading; Some(Err) when the module could not be had.
+    let loaded = use_state(|| None::<Result<(), String>>);
+    // What a part fetched late is given once it is there.
+    let latest = use_mut_ref(|| (String::new(), false));
+    *latest.borrow_mut() = (p.link.to_string(), p.dark);
+    {
+        let (root, mounted, loaded, latest) = (
+            root.clone(),
+            mounted.clone(),
+            loaded.clone(),
+            latest.clone(),
+        );
+        let (part, link, dark, on_message) =
+            (p.part, p.link.to_string(), p.dark, p.on_message.clone());
+        use_effect_with((), move |_| {
+            let alive = Rc::new(Cell::new(true));
+            if let Some(el) = root.cast::<Element>() {
+                if let Some(here) = HERE.with(Cell::get) {
+                    *mounted.borrow_mut() = Some(here(part, el, &link, dark, on_message));
+                    loaded.set(Some(Ok(())));
+                } else {
+                    let (slot, alive) = (mounted.clone(), alive.clone());
+                    yew::platform::spawn_local(async move {
+                        let mut m = match fetch_and_mount(part, el, link, dark, on_message).await {
+                            Ok(m) => m,
+                            Err(e) => return loaded.set(Some(Err(e))),
+                        };
+                        // A slot removed meanwhile: the part goes with it (dropped here).
+                        if alive.get() {
+                            let (link, dark) = latest.borrow().clone();
+                            m.update(&link, dark);
+                            *slot.borrow_mut() = Some(m);
+                            loaded.set(Some(Ok(())));
+                        }
+                    });
+                }
+            }
+            move || {
+                alive.set(false);
+                drop(mounted.borrow_mut().take());
+            }
+        });
+    }
+    {
+        let mounted = mounted.clone();
+        use_effect_with((p.link.clone(), p.dark), move |(link, dark)| {
+            if let Some(m) = mounted.borrow_mut().as_mut() {
+                m.update(link, *dark);
+            }
+        });
+    }
+    let what = p.part.what();
+    html! {
+        <div class={classes!("part", format!("part-{}", p.part.name()))}>
+            if loaded.is_none() {
+                <p class="hint part-loading" role="status">{ format!("Loading {what}…") }</p>
+            }
+            if let Some(Err(e)) = &*loaded {
+                <p class="error" role="alert">{ format!("{} could not be loaded ({e}). Reload the page to try again.", capitalized(what)) }</p>
+            }
+            // The part's own app renders in here; this app gives it no children.
+            <div ref={root}></div>
+        </div>
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

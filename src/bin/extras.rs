@@ -1,0 +1,56 @@
+//! The app's second wasm: the Job view and the pod reader, which the first
+//! (src/main.rs) fetches the first time one of them is shown
+//! (`crashloop_explorer::app::lazy`). Its one export mounts a part.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    eprintln!(
+        "crashloop-explorer-extras is the web app's second WebAssembly module; natively, run crashloop-explorer"
+    );
+    std::process::ExitCode::from(2)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod js {
+    use crashloop_explorer::app::{extras, lazy};
+    use wasm_bindgen::prelude::*;
+    use yew::Callback;
+
+    /// A mounted part: `update(link, dark)`, `unmount()`.
+    #[wasm_bindgen]
+    pub struct PartHandle(Box<dyn lazy::Mounted>);
+
+    #[wasm_bindgen]
+    impl PartHandle {
+        pub fn update(&mut self, link: &str, dark: bool) {
+            self.0.update(link, dark);
+        }
+
+        /// Removes the part (the handle is spent).
+        pub fn unmount(self) {}
+    }
+
+    /// `mount_part(part, element, link, dark, onMessage)`: the part ("job" or
+    /// "pod") in `element`, from the page's link; `onMessage(text)` receives
+    /// what it answers (see `lazy::Part`).
+    #[wasm_bindgen]
+    pub fn mount_part(
+        part: &str,
+        root: web_sys::Element,
+        link: &str,
+        dark: bool,
+        on_message: js_sys::Function,
+    ) -> Result<PartHandle, JsError> {
+        let part = lazy::Part::parse(part)
+            .ok_or_else(|| JsError::new(&format!("mount_part: no part {part:?} (job or pod)")))?;
+        let on_message = Callback::from(move |m: String| {
+            let _ = on_message.call1(&JsValue::NULL, &JsValue::from_str(&m));
+        });
+        Ok(PartHandle(extras::mount(
+            part, root, link, dark, on_message,
+        )))
+    }
+}
