@@ -19,6 +19,9 @@ const states = [
   ["main view, notices and every panel open", "?v=1.37&n=abc", async (page) => {
     await page.waitForSelector(".notices");
     await page.evaluate(() => document.querySelectorAll("details").forEach((d) => { d.open = true; }));
+    // The pod reader and the audit (the second wasm) load when opened.
+    await page.waitForSelector("#pod-text");
+    await page.waitForSelector("#claim-client-rate-limit");
   }],
   ["Job view refusing an invalid rule", "?v=1.37&view=job", async (page) => {
     await page.click("#add-rule");

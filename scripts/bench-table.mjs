@@ -19,7 +19,6 @@ for (const line of read("bundle.tsv").trim().split("\n")) {
   const limit = Number(goal) || 0;
   row("bundle (gzip -9)", label, kb(Number(gz)), limit ? `≤ ${kb(limit)}` : "", limit ? Number(gz) <= limit : undefined);
 }
-row("bundle (gzip -9)", "Job view, audit, pod and YAML readers", "in the app's wasm (not split yet)", "a second wasm, loaded when first needed", false);
 
 // Browser: first chart, latency.
 const browser = JSON.parse(read("browser.json"));

@@ -4,7 +4,8 @@
 // Content-Security-Policy repeated as a header with a report-uri, so that any
 // violation is reported back here whatever the engine; then loads the app,
 // waits for ink on the charts, presses a real key on the pods slider, exports
-// an SVG, opens the Job view from a link, and fails on any violation, any
+// an SVG, opens the pod reader and the Job view (both in the second wasm,
+// fetched then), and fails on any violation, any
 // error the page reports, or a figure that does not move.
 //
 // Usage: node scripts/smoke-webdriver.mjs firefox|webkit DIST_DIR
@@ -134,6 +135,9 @@ async function smoke() {
     const href = await hrefNow();
     const svg = href && href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : String(href);
     if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`${engine}: SVG export: ${svg.slice(0, 120)}`);
+    // The pod reader is in the second wasm, fetched when its panel opens.
+    await wd("POST", `${s}/element/${await find("#diagnose summary")}/click`, {});
+    await until("the pod reader (the second wasm)", "return !!document.querySelector('#pod-text');");
     for (const e of (await run("return window.__errors;")) || []) fail(`${engine}: error: ${e}`);
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
     await until("ink on the Job chart", inked, "#chart-job");
@@ -149,7 +153,7 @@ async function smoke() {
     }
     // Reports are sent asynchronously.
     await new Promise((r) => setTimeout(r, 500));
-    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; Job view drawn; two <crashloop-explorer> elements drawn`);
+    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job view drawn; two <crashloop-explorer> elements drawn`);
   } catch (e) {
     fail(`${engine}: ${e.message}`);
   } finally {

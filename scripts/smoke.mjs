@@ -69,12 +69,18 @@ async function violations(page, query) {
   await page.waitForFunction(() => document.querySelector("#pod-state-1")?.textContent === "CrashLoopBackOff", null, { timeout: 20_000 });
   await page.click("#pod-explore-1");
   await page.waitForSelector("#marker-note", { timeout: 5_000 });
+  // The audit too, and the JS API's audit() (a Promise, from the same module).
+  await page.click("#audit summary");
+  await page.click("#show-client-rate-limit");
+  await page.waitForFunction(() => document.querySelector("#qps-value")?.textContent.trim() === "5", null, { timeout: 5_000 });
+  const claims = await page.evaluate(async () => (await window.wasmBindings.audit()).length);
+  if (!(claims > 20)) fail(`audit() from the JS API: ${claims} claims`);
   await page.click("#nav-job");
   await inked(page, "#chart-job");
   const late = await fetched();
   if (late !== 2) fail(`the second wasm: ${late} fetches (its glue and wasm once each expected)`);
   await violations(page, "/");
-  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched when the pod reader opened (a pasted pod read and explored), not before; Job view from its tab`);
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched when the pod reader opened (a pasted pod read and explored), not before; an audit claim shown; audit() ${claims} claims; Job view from its tab`);
   await page.close();
 }
 

@@ -96,7 +96,8 @@ pub fn explore(scenario: JsValue) -> Result<JsValue, JsError> {
     to_js(&engine::explore(&scenario))
 }
 
-/// `audit()` → every KEP claim, recomputed.
+/// `audit()` → every KEP claim, recomputed (exported by the second wasm;
+/// the app's module exports it as a Promise that fetches that one).
 pub fn audit() -> Result<JsValue, JsError> {
     to_js(&engine::audit::audit())
 }

@@ -32,9 +32,10 @@ mod js {
         api::explore(scenario)
     }
 
+    /// A Promise: the audit is in the second wasm, fetched on first use.
     #[wasm_bindgen]
-    pub fn audit() -> Result<JsValue, JsError> {
-        api::audit()
+    pub async fn audit() -> Result<JsValue, JsValue> {
+        crashloop_explorer::app::lazy::audit_from_extras().await
     }
 
     #[wasm_bindgen]

@@ -320,6 +320,13 @@ async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
 async fn an_audit_row_loads_its_scenario() {
     let page = Page::mount_ideal().await;
     let before = page.charts();
+    // The audit is mounted when its panel is first opened.
+    assert!(page
+        .root
+        .query_selector("#claim-client-rate-limit")
+        .unwrap()
+        .is_none());
+    page.click("h-audit").await;
     // KEP-4603: "5 excess restarts per pod in the first five minutes" (1 s / 60 s).
     page.click("show-new-default-excess-first-5-min").await;
     assert_eq!(page.text("sum-restarts-pod-5m"), "9");

@@ -323,3 +323,22 @@ fn an_explored_container_crosses_as_a_link() {
     assert_eq!(explored(&link), Some(pod));
     assert_eq!(explored("v=1.37"), None);
 }
+
+// The audit (second wasm) hands a claim's scenario to the charts as text:
+// every claim's scenario comes back whole (one spells a gate the kubelet
+// refuses, which a link's keys could not carry).
+#[test]
+fn every_claims_scenario_crosses_whole() {
+    use crashloop_explorer::app::lazy::{scenario_message, scenario_of};
+    let claims = crashloop_explorer::engine::audit::audit();
+    assert!(claims.len() > 20);
+    for c in claims {
+        assert_eq!(
+            scenario_of(&scenario_message(&c.scenario)).as_ref(),
+            Some(&c.scenario),
+            "{}",
+            c.id
+        );
+    }
+    assert_eq!(scenario_of("{"), None);
+}

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::diagnose::PodPanel;
 use super::job::{JobState, JobView};
 use super::lazy::{self, Mounted, Part};
+use super::panels::AuditTable;
 use super::state::PodGroup;
 use crate::inputs::Page;
 use crate::share;
@@ -25,6 +26,12 @@ pub fn PartApp(p: &PartProps) -> Html {
     match p.part {
         Part::Job => html! { <JobPart ..p.clone() /> },
         Part::Pod => html! { <PodPart ..p.clone() /> },
+        Part::Audit => {
+            let on_message = p.on_message.clone();
+            let on_load =
+                Callback::from(move |spec| on_message.emit(lazy::scenario_message(&spec)));
+            html! { <AuditTable on_load={on_load} /> }
+        }
     }
 }
 

@@ -26,16 +26,20 @@ pub enum Part {
     /// The pod reader (its panel's body). Reads the kubelet the link sets;
     /// answers `g=…&mk=…` when a container is to be explored in the charts.
     Pod,
+    /// The KEP claims audit (its panel's body). Reads nothing; answers with
+    /// a claim's scenario when its "show me" is pressed (`scenario_message`).
+    Audit,
 }
 
 impl Part {
-    pub const ALL: [Part; 2] = [Part::Job, Part::Pod];
+    pub const ALL: [Part; 3] = [Part::Job, Part::Pod, Part::Audit];
 
     /// The one name, across the boundary.
     pub fn name(self) -> &'static str {
         match self {
             Part::Job => "job",
             Part::Pod => "pod",
+            Part::Audit => "audit",
         }
     }
 
@@ -47,6 +51,7 @@ impl Part {
         match self {
             Part::Job => "the Job view",
             Part::Pod => "the pod reader",
+            Part::Audit => "the claims audit",
         }
     }
 }
@@ -75,6 +80,18 @@ pub fn explored(link: &str) -> Option<PodGroup> {
         group,
         marker_ms: inputs.marker_ms,
     })
+}
+
+/// The audit's answer: a claim's scenario in JSON, as a link's `pin=`
+/// holds one (a link's keys could not carry every claim's: one spells a gate
+/// the kubelet refuses, to show the refusal).
+pub fn scenario_message(spec: &ScenarioSpec) -> String {
+    serde_json::to_string(spec).unwrap_or_default()
+}
+
+/// ... and back.
+pub fn scenario_of(message: &str) -> Option<ScenarioSpec> {
+    serde_json::from_str(message).ok()
 }
 
 /// A mounted part: `update` gives it the page's link and theme again;
@@ -120,11 +137,21 @@ extern "C" {
         on_message: &js_sys::Function,
     ) -> Result<PartHandle, JsValue>;
 
+    #[wasm_bindgen(method, catch)]
+    fn audit(this: &Extras) -> Result<JsValue, JsValue>;
+
     type PartHandle;
     #[wasm_bindgen(method)]
     fn update(this: &PartHandle, link: &str, dark: bool);
     #[wasm_bindgen(method)]
     fn unmount(this: &PartHandle);
+}
+
+/// The JS API's `audit()`: the claims, from the second module (fetched
+/// once).
+pub async fn audit_from_extras() -> Result<JsValue, JsValue> {
+    let module = wasm_bindgen_futures::JsFuture::from(load_extras()).await?;
+    module.unchecked_into::<Extras>().audit()
 }
 
 /// A part in the second module, and the closure it calls back.
@@ -265,4 +292,41 @@ fn capitalized(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LazyDetailsProps {
+    pub part: Part,
+    pub id: AttrValue,
+    #[prop_or_default]
+    pub class: Classes,
+    pub summary: Html,
+    pub link: AttrValue,
+    pub dark: bool,
+    pub on_message: Callback<String>,
+}
+
+/// A closed panel whose body is a part: fetched when it is first opened.
+#[function_component]
+pub fn LazyDetails(p: &LazyDetailsProps) -> Html {
+    let opened = use_state(|| false);
+    let ontoggle = {
+        let opened = opened.clone();
+        Callback::from(move |e: Event| {
+            let open = e
+                .target_dyn_into::<web_sys::HtmlDetailsElement>()
+                .is_some_and(|d| d.open());
+            if open && !*opened {
+                opened.set(true);
+            }
+        })
+    };
+    html! {
+        <details class={p.class.clone()} id={p.id.clone()} {ontoggle}>
+            <summary>{ p.summary.clone() }</summary>
+            if *opened {
+                <Slot part={p.part} link={p.link.clone()} dark={p.dark} on_message={p.on_message.clone()} />
+            }
+        </details>
+    }
 }

@@ -25,12 +25,11 @@ use charts::Chart;
 use controls::Embed;
 use exports::ExportPanel;
 use hooks::{use_embed_height, use_theme, use_url_sync};
-use lazy::{Part, Slot};
+use lazy::{LazyDetails, Part, Slot};
 use lifecycle::LifecyclePanel;
 use panels::{
-    api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, AuditPanel,
-    ComparePanel, CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel,
-    WorkloadPanel,
+    api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, ComparePanel,
+    CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel, WorkloadPanel,
 };
 use state::{Action, State};
 
@@ -341,6 +340,24 @@ pub fn App(props: &AppProps) -> Html {
         };
     }
 
+    // The pod reader's "Explore … in the charts" and the audit's "show me",
+    // as text from the second wasm.
+    let explore_pod = {
+        let d = state.dispatcher();
+        Callback::from(move |message: String| {
+            if let Some(pod) = lazy::explored(&message) {
+                d.dispatch(Action::ExplorePod(pod));
+            }
+        })
+    };
+    let load_claim = {
+        let d = state.dispatcher();
+        Callback::from(move |message: String| {
+            if let Some(spec) = lazy::scenario_of(&message) {
+                d.dispatch(Action::Load(spec));
+            }
+        })
+    };
     let body = match *view {
         View::CrashLoop => html! {
             <>
@@ -357,7 +374,8 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     </div>
                     <section class="results" aria-label="Results">
-                        <DiagnosePanel link={query.clone()} dark={dark} dispatch={state.dispatcher()} />
+                        <LazyDetails part={Part::Pod} id="diagnose" class="panel diagnose" link={query.clone()} dark={dark}
+                            summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         { gc_note(&state.shown.timeline) }
@@ -375,7 +393,10 @@ pub fn App(props: &AppProps) -> Html {
                         <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
                     </section>
                 </div>
-                <AuditPanel dispatch={state.dispatcher()} />
+                <section class="audit" aria-labelledby="h-audit">
+                    <LazyDetails part={Part::Audit} id="audit" link={query.clone()} dark={dark}
+                        summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
+                </section>
                 <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
             </>
         },
@@ -423,47 +444,5 @@ fn gc_note(t: &crate::engine::Timeline) -> Html {
         <p class="note" id="gc-note">
             { format!("{n} restart{} came early (ringed on the charts): the kubelet's housekeeping dropped the backoff entry 600 s after the last restart, during the wait, and the curve started over. No KEP or document mentions it; the KEP model has no such GC.", if n == 1 { "" } else { "s" }) }
         </p>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct DiagnoseProps {
-    link: AttrValue,
-    dark: bool,
-    dispatch: UseReducerDispatcher<State>,
-}
-
-/// "Diagnose a real pod": the panel and its summary; its body, the pod
-/// reader, is in the second wasm, fetched when the panel is first opened.
-#[function_component]
-fn DiagnosePanel(p: &DiagnoseProps) -> Html {
-    let opened = use_state(|| false);
-    let ontoggle = {
-        let opened = opened.clone();
-        Callback::from(move |e: Event| {
-            let open = e
-                .target_dyn_into::<web_sys::HtmlDetailsElement>()
-                .is_some_and(|d| d.open());
-            if open && !*opened {
-                opened.set(true);
-            }
-        })
-    };
-    // The reader's "Explore … in the charts", as a link: `g=` and `mk=`.
-    let on_explore = {
-        let dispatch = p.dispatch.clone();
-        Callback::from(move |message: String| {
-            if let Some(pod) = lazy::explored(&message) {
-                dispatch.dispatch(Action::ExplorePod(pod));
-            }
-        })
-    };
-    html! {
-        <details class="panel diagnose" id="diagnose" {ontoggle}>
-            <summary><h2 id="h-diagnose">{"Diagnose a real pod"}</h2></summary>
-            if *opened {
-                <Slot part={Part::Pod} link={p.link.clone()} dark={p.dark} on_message={on_explore} />
-            }
-        </details>
     }
 }

@@ -544,13 +544,14 @@ pub fn ComparePanel(p: &PanelProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct AuditProps {
-    /// Only sends: the audit does not change with the controls.
-    pub dispatch: UseReducerDispatcher<State>,
+    /// A claim's "show me": its scenario, for the charts.
+    pub on_load: Callback<crate::engine::ScenarioSpec>,
 }
 
+/// The claims audit's body (the second wasm's; the CrashLoopBackOff view
+/// draws its panel and summary and fetches this when it is first opened).
 #[function_component]
-pub fn AuditPanel(p: &AuditProps) -> Html {
-    let dispatch = p.dispatch.clone();
+pub fn AuditTable(p: &AuditProps) -> Html {
     let claims = use_memo((), |_| audit());
     let rows = claims.iter().map(|c| {
         let spec = c.scenario.clone();
@@ -572,24 +573,22 @@ pub fn AuditPanel(p: &AuditProps) -> Html {
                         <a class="show-me" id={format!("show-{}", c.id)} href={job_link(job)}>{"show me"}</a>
                     } else {
                         <button type="button" class="show-me" id={format!("show-{}", c.id)}
-                            onclick={{ let d = dispatch.clone(); Callback::from(move |_: MouseEvent| d.dispatch(Action::Load(spec.clone()))) }}>{"show me"}</button>
+                            onclick={{ let load = p.on_load.clone(); Callback::from(move |_: MouseEvent| load.emit(spec.clone())) }}>{"show me"}</button>
                     }
                 </td>
             </tr>
         }
     });
     html! {
-        <section class="audit" aria-labelledby="h-audit">
-            <details id="audit">
-                <summary><h2 id="h-audit">{ format!("KEP claims audit ({} claims, recomputed)", claims.len()) }</h2></summary>
-                <div class="table-scroll">
-                    <table>
-                        <thead><tr><th>{"KEP"}</th><th>{"claim"}</th><th>{"KEP says"}</th><th>{"explorer"}</th><th>{"verdict"}</th><th></th></tr></thead>
-                        <tbody>{ for rows }</tbody>
-                    </table>
-                </div>
-            </details>
-        </section>
+        <>
+        <p class="hint" id="audit-count">{ format!("{} claims, each recomputed by the engine.", claims.len()) }</p>
+        <div class="table-scroll">
+            <table>
+                <thead><tr><th>{"KEP"}</th><th>{"claim"}</th><th>{"KEP says"}</th><th>{"explorer"}</th><th>{"verdict"}</th><th></th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+        </>
     }
 }
 

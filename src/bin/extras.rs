@@ -1,6 +1,7 @@
 //! The app's second wasm: the Job view and the pod reader, which the first
 //! (src/main.rs) fetches the first time one of them is shown
-//! (`crashloop_explorer::app::lazy`). Its one export mounts a part.
+//! (`crashloop_explorer::app::lazy`). Its exports mount a part and compute
+//! the claims audit.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -15,9 +16,16 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(target_arch = "wasm32")]
 mod js {
+    use crashloop_explorer::api;
     use crashloop_explorer::app::{extras, lazy};
     use wasm_bindgen::prelude::*;
     use yew::Callback;
+
+    /// The claims audit, for the first module's `audit()`.
+    #[wasm_bindgen]
+    pub fn audit() -> Result<JsValue, JsError> {
+        api::audit()
+    }
 
     /// A mounted part: `update(link, dark)`, `unmount()`.
     #[wasm_bindgen]
