@@ -132,6 +132,8 @@ async function smoke() {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
+    // Drawn by the second wasm, fetched on the first click (which then clicks again).
+    await until("the SVG download's data", "return String(document.querySelector('#download-api-load-svg').getAttribute('href')).startsWith('data:');");
     const href = await hrefNow();
     const svg = href && href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : String(href);
     if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`${engine}: SVG export: ${svg.slice(0, 120)}`);

@@ -219,7 +219,7 @@ fn pod(args: &[String], input: &str) -> Result<String, String> {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn figure(args: &[String]) -> Result<String, String> {
-    use crashloop_explorer::app::{charts::chart_data, state::State};
+    use crashloop_explorer::app::charts::figure_of_link;
     use crashloop_explorer::chart::{FontText, Kind, Look};
     use crashloop_explorer::inputs::Theme;
 
@@ -244,7 +244,7 @@ fn figure(args: &[String]) -> Result<String, String> {
     }
     let chart = chart.ok_or("figure needs --chart (restarts, waits, load or windows)")?;
     let link = link.ok_or("figure needs --link (a query string, e.g. 'v=1.37&m=kep&i=1s')")?;
-    let (page, notices) = crashloop_explorer::share::decode(&link);
+    let (svg, notices) = figure_of_link(&link, chart, Look { scale: 1.0, dark }, &FontText);
     // A figure in a document must show what its author meant: whatever the
     // app would only warn about is an error here.
     if !notices.is_empty() {
@@ -257,12 +257,7 @@ fn figure(args: &[String]) -> Result<String, String> {
             lines.join("\n")
         ));
     }
-    let state = State::new(page.inputs);
-    let data = chart_data(&state, Look { scale: 1.0, dark });
-    let desc = crashloop_explorer::export::figure_desc(&state.shown);
-    Ok(crashloop_explorer::export::svg(
-        chart, &data, &FontText, &desc,
-    ))
+    Ok(svg)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -81,6 +81,22 @@ pub fn chart_data(state: &State, look: Look) -> ChartData<'_> {
     }
 }
 
+/// A chart of the state a link describes, as SVG, and what in the link was
+/// not used: the app's "SVG" download (drawn by the second wasm) and
+/// `crashloop-explorer figure`.
+pub fn figure_of_link(
+    link: &str,
+    kind: Kind,
+    look: Look,
+    measure: &dyn crate::chart::MeasureText,
+) -> (String, Vec<crate::share::Notice>) {
+    let (page, notices) = crate::share::decode(link);
+    let state = State::new(page.inputs);
+    let data = chart_data(&state, look);
+    let desc = crate::export::figure_desc(&state.shown);
+    (crate::export::svg(kind, &data, measure, &desc), notices)
+}
+
 pub fn series_of(state: &State) -> Vec<Series<'_>> {
     let e = &*state.shown;
     let mut series = vec![Series {

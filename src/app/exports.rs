@@ -5,13 +5,17 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
+use super::lazy;
 use super::state::State;
 use crate::chart::Kind;
-use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
+use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml};
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub state: UseReducerHandle<State>,
+    /// The page's link: the SVG downloads are drawn from it by the second
+    /// wasm (which holds plotters' SVG backend).
+    pub link: AttrValue,
 }
 
 fn data_url(mime: &str, text: &str) -> String {
@@ -71,18 +75,33 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
         let state = state.clone();
         on_click_set_href(move |_| data_url("text/csv", &csv(&state.shown)))
     };
+    // Set when the second wasm cannot be had for an SVG.
+    let svg_error = use_state(|| None::<String>);
     let charts = Kind::ALL.iter().map(|&c| {
         let svg_link = {
-            let state = state.clone();
-            on_click_set_href(move |_| {
-                let data = super::charts::chart_data(&state, crate::chart::Look::default());
-                let desc = crate::export::figure_desc(&state.shown);
-                // Without a canvas to measure on, plotters' own way still makes the file.
-                let svg = match super::canvas::CanvasText::offscreen() {
-                    Some(text) => svg(c, &data, &text, &desc),
-                    None => svg(c, &data, &crate::chart::FontText, &desc),
+            let (link, svg_error) = (p.link.clone(), svg_error.clone());
+            Callback::from(move |e: MouseEvent| {
+                let Some(a) = e.target_dyn_into::<HtmlAnchorElement>() else {
+                    return;
                 };
-                data_url("image/svg+xml", &svg)
+                match lazy::svg_now(c, &link) {
+                    Some(Ok(svg)) => a.set_href(&data_url("image/svg+xml", &svg)),
+                    Some(Err(why)) => {
+                        e.prevent_default();
+                        svg_error.set(Some(why));
+                    }
+                    // First fetch the module, then click again: drawn at once then.
+                    None => {
+                        e.prevent_default();
+                        let (link, svg_error) = (link.clone(), svg_error.clone());
+                        yew::platform::spawn_local(async move {
+                            match lazy::svg_later(c, &link).await {
+                                Ok(_) => a.click(),
+                                Err(why) => svg_error.set(Some(why)),
+                            }
+                        });
+                    }
+                }
             })
         };
         let canvas_id = c.dom_id();
@@ -112,7 +131,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             <h2 id="h-exports">{"Export"}</h2>
             <p><a href="#" id="download-csv" download="crashloop-explorer.csv" onclick={csv_link}>{"CSV of the series"}</a>
                 {" (restart times and waits, and requests per 10 s window, for this configuration and today's default)"}</p>
-            <ul class="downloads">{ for charts }</ul>
+            // Pointing at the downloads starts fetching what draws the SVGs.
+            <ul class="downloads" onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())}
+                onfocusin={Callback::from(|_: FocusEvent| lazy::prefetch())}>{ for charts }</ul>
+            if let Some(why) = &*svg_error {
+                <p class="error" role="alert" id="svg-error">{ format!("The SVG could not be drawn ({why}). Reload the page to try again.") }</p>
+            }
             <h3>{"This configuration, as a node needs it"}</h3>
             if state.custom() {
                 <p class="hint">{"A custom what-if curve has no KubeletConfiguration; this is the configuration the gate and field controls hold."}</p>

@@ -5,11 +5,13 @@
 use web_sys::Element;
 use yew::prelude::*;
 
+use super::charts::figure_of_link;
 use super::diagnose::PodPanel;
 use super::job::{JobState, JobView};
 use super::lazy::{self, Mounted, Part};
 use super::panels::AuditTable;
 use super::state::PodGroup;
+use crate::chart::{Kind, Look};
 use crate::inputs::Page;
 use crate::share;
 
@@ -132,8 +134,18 @@ pub fn mount(
     })
 }
 
+/// A chart of the state a link describes, as SVG (the "SVG" download):
+/// measured on a canvas where there is one, else by plotters' own way.
+pub fn svg(kind: Kind, link: &str) -> String {
+    let look = Look::default();
+    match super::canvas::CanvasText::offscreen() {
+        Some(text) => figure_of_link(link, kind, look, &text).0,
+        None => figure_of_link(link, kind, look, &crate::chart::FontText).0,
+    }
+}
+
 /// For a wasm that links everything (the browser tests): the app mounts its
-/// parts from here instead of fetching the second module.
+/// parts and draws its figures from here instead of fetching the second module.
 pub fn link_here() {
-    super::lazy::mount_from_here(mount);
+    lazy::from_here(lazy::Here { mount, svg });
 }

@@ -13,6 +13,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::state::PodGroup;
+use crate::chart::Kind;
 use crate::engine::ScenarioSpec;
 use crate::inputs::{Inputs, Page};
 use crate::share;
@@ -103,14 +104,25 @@ pub trait Mounted {
 /// Mounts a part into an element, from this wasm.
 pub type MountHere = fn(Part, Element, &str, bool, Callback<String>) -> Box<dyn Mounted>;
 
-thread_local! {
-    static HERE: Cell<Option<MountHere>> = const { Cell::new(None) };
+/// What a wasm that links everything does in place of the second module.
+#[derive(Clone, Copy)]
+pub struct Here {
+    pub mount: MountHere,
+    /// A chart of the state a link describes, as SVG.
+    pub svg: fn(Kind, &str) -> String,
 }
 
-/// Parts are mounted by `mount` instead of being fetched: for a wasm that
-/// links everything (the browser tests; see `extras::link_here`).
-pub fn mount_from_here(mount: MountHere) {
-    HERE.with(|h| h.set(Some(mount)));
+thread_local! {
+    static HERE: Cell<Option<Here>> = const { Cell::new(None) };
+    /// The second module, once fetched and started.
+    static FETCHED: RefCell<Option<Extras>> = const { RefCell::new(None) };
+}
+
+/// Parts are mounted, and figures drawn, from this wasm instead of the
+/// second module: for a wasm that links everything (the browser tests; see
+/// `extras::link_here`).
+pub fn from_here(here: Here) {
+    HERE.with(|h| h.set(Some(here)));
 }
 
 // The second module sits beside the first (Trunk writes both into dist/);
@@ -126,6 +138,7 @@ export function load_extras() {
 extern "C" {
     fn load_extras() -> js_sys::Promise;
 
+    #[derive(Clone)]
     type Extras;
     #[wasm_bindgen(method, catch)]
     fn mount_part(
@@ -139,6 +152,8 @@ extern "C" {
 
     #[wasm_bindgen(method, catch)]
     fn audit(this: &Extras) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn svg(this: &Extras, chart: &str, link: &str) -> Result<String, JsValue>;
 
     type PartHandle;
     #[wasm_bindgen(method)]
@@ -147,11 +162,47 @@ extern "C" {
     fn unmount(this: &PartHandle);
 }
 
-/// The JS API's `audit()`: the claims, from the second module (fetched
-/// once).
+/// The second module, fetched and started once.
+async fn fetched() -> Result<Extras, JsValue> {
+    if let Some(m) = FETCHED.with(|f| f.borrow().clone()) {
+        return Ok(m);
+    }
+    let m: Extras = wasm_bindgen_futures::JsFuture::from(load_extras())
+        .await?
+        .unchecked_into();
+    FETCHED.with(|f| *f.borrow_mut() = Some(m.clone()));
+    Ok(m)
+}
+
+/// Starts fetching the second module: a hint that it is about to be needed.
+pub fn prefetch() {
+    if HERE.with(Cell::get).is_none() {
+        yew::platform::spawn_local(async {
+            let _ = fetched().await;
+        });
+    }
+}
+
+/// The JS API's `audit()`: the claims, from the second module.
 pub async fn audit_from_extras() -> Result<JsValue, JsValue> {
-    let module = wasm_bindgen_futures::JsFuture::from(load_extras()).await?;
-    module.unchecked_into::<Extras>().audit()
+    fetched().await?.audit()
+}
+
+/// The SVG of a chart of the state `link` describes, when it can be drawn
+/// at once (from this wasm, or the second module already fetched); `None`:
+/// `svg_later`.
+pub fn svg_now(kind: Kind, link: &str) -> Option<Result<String, String>> {
+    if let Some(here) = HERE.with(Cell::get) {
+        return Some(Ok((here.svg)(kind, link)));
+    }
+    let m = FETCHED.with(|f| f.borrow().clone())?;
+    Some(m.svg(kind.name(), link).map_err(|e| describe(&e)))
+}
+
+/// ... fetching the second module first.
+pub async fn svg_later(kind: Kind, link: &str) -> Result<String, String> {
+    let m = fetched().await.map_err(|e| describe(&e))?;
+    m.svg(kind.name(), link).map_err(|e| describe(&e))
 }
 
 /// A part in the second module, and the closure it calls back.
@@ -179,12 +230,9 @@ async fn fetch_and_mount(
     dark: bool,
     on_message: Callback<String>,
 ) -> Result<Box<dyn Mounted>, String> {
-    let module = wasm_bindgen_futures::JsFuture::from(load_extras())
-        .await
-        .map_err(|e| describe(&e))?;
+    let module = fetched().await.map_err(|e| describe(&e))?;
     let on_message = Closure::<dyn FnMut(String)>::new(move |m: String| on_message.emit(m));
     let handle = module
-        .unchecked_into::<Extras>()
         .mount_part(
             part.name(),
             &root,
@@ -239,7 +287,7 @@ pub fn Slot(p: &SlotProps) -> Html {
             let alive = Rc::new(Cell::new(true));
             if let Some(el) = root.cast::<Element>() {
                 if let Some(here) = HERE.with(Cell::get) {
-                    *mounted.borrow_mut() = Some(here(part, el, &link, dark, on_message));
+                    *mounted.borrow_mut() = Some((here.mount)(part, el, &link, dark, on_message));
                     loaded.set(Some(Ok(())));
                 } else {
                     let (slot, alive) = (mounted.clone(), alive.clone());

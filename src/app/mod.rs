@@ -389,7 +389,7 @@ pub fn App(props: &AppProps) -> Html {
                         <Chart kind={Kind::Windows} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         <CompareTable state={state.clone()} />
-                        <ExportPanel state={state.clone()} />
+                        <ExportPanel state={state.clone()} link={query.clone()} />
                         <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
                     </section>
                 </div>

@@ -1,7 +1,7 @@
 //! The app's second wasm: the Job view and the pod reader, which the first
 //! (src/main.rs) fetches the first time one of them is shown
-//! (`crashloop_explorer::app::lazy`). Its exports mount a part and compute
-//! the claims audit.
+//! (`crashloop_explorer::app::lazy`). Its exports mount a part, compute the
+//! claims audit and draw a chart as SVG.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -25,6 +25,15 @@ mod js {
     #[wasm_bindgen]
     pub fn audit() -> Result<JsValue, JsError> {
         api::audit()
+    }
+
+    /// `svg(chart, link)`: a chart ("restarts", "waits", "load", "windows")
+    /// of the state a link describes, as SVG (the app's "SVG" download).
+    #[wasm_bindgen]
+    pub fn svg(chart: &str, link: &str) -> Result<String, JsError> {
+        let kind = crashloop_explorer::chart::Kind::parse(chart)
+            .ok_or_else(|| JsError::new(&format!("svg: no chart {chart:?}")))?;
+        Ok(extras::svg(kind, link))
     }
 
     /// A mounted part: `update(link, dark)`, `unmount()`.
