@@ -9,11 +9,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::{self, KubeletConfig, Scenario};
 
-// Through JSON text, so the API reuses serde_json's code instead of a second
-// (de)serializer for every type: the app's download stays small.
+// serde-wasm-bindgen: JS objects in and out without JSON text between.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot make a JS object"))
+    crate::formats::json::to_js(value).map_err(|e| JsError::new(&e))
 }
 
 /// The path of the first number that is NaN or infinite: JSON would turn it
@@ -38,45 +36,55 @@ fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result
     if let Some(bad) = non_finite(&value, what, 0) {
         return Err(JsError::new(&format!("invalid {bad}")));
     }
-    // JSON.stringify(undefined) is undefined, not a string.
-    let text = js_sys::JSON::stringify(&value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| JsError::new(&format!("invalid {what}: give an object")))?;
-    serde_json::from_str(&text).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+    if !value.is_object() {
+        return Err(JsError::new(&format!("invalid {what}: give an object")));
+    }
+    crate::formats::json::from_js(value).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+}
+
+/// An object's own keys (none for anything else).
+fn keys(v: &JsValue) -> Vec<String> {
+    if !v.is_object() {
+        return vec![];
+    }
+    js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect()
 }
 
 /// `resolve({featureGates, crashLoopBackOff, semantics, kubeletVersion})` →
 /// `{initialMs, maxMs, resetAfterMs, notes, warnings}`, or throws the kubelet's refusal.
 pub fn resolve(config: JsValue) -> Result<JsValue, JsError> {
     // Strict, as the Scenario is: a misspelt key is named, not ignored.
-    let value: serde_json::Value = from_js(config, "KubeletConfig")?;
     let known: [(&str, &[&str]); 4] = [
         ("featureGates", &[]),
         ("crashLoopBackOff", &["maxContainerRestartPeriod"]),
         ("semantics", &[]),
         ("kubeletVersion", &[]),
     ];
-    if let Some(map) = value.as_object() {
-        for (k, v) in map {
-            let Some((_, inner)) = known.iter().find(|(name, _)| name == k) else {
-                return Err(JsError::new(&format!(
-                    "invalid KubeletConfig: unknown field `{k}`, expected one of {}",
-                    known.map(|(n, _)| format!("`{n}`")).join(", ")
-                )));
-            };
-            if let (false, Some(obj)) = (inner.is_empty(), v.as_object()) {
-                if let Some(bad) = obj.keys().find(|key| !inner.contains(&key.as_str())) {
-                    return Err(JsError::new(&format!(
-                        "invalid KubeletConfig: unknown field `{k}.{bad}`, expected `{k}.{}`",
-                        inner.join("`, `")
-                    )));
-                }
-            }
+    for k in keys(&config) {
+        let Some((_, inner)) = known.iter().find(|(name, _)| *name == k) else {
+            return Err(JsError::new(&format!(
+                "invalid KubeletConfig: unknown field `{k}`, expected one of {}",
+                known.map(|(n, _)| format!("`{n}`")).join(", ")
+            )));
+        };
+        if inner.is_empty() {
+            continue;
+        }
+        let value = js_sys::Reflect::get(&config, &JsValue::from_str(&k)).unwrap_or_default();
+        if let Some(bad) = keys(&value)
+            .into_iter()
+            .find(|key| !inner.contains(&key.as_str()))
+        {
+            return Err(JsError::new(&format!(
+                "invalid KubeletConfig: unknown field `{k}.{bad}`, expected `{k}.{}`",
+                inner.join("`, `")
+            )));
         }
     }
-    let config: KubeletConfig = serde_json::from_value(value)
-        .map_err(|e| JsError::new(&format!("invalid KubeletConfig: {e}")))?;
+    let config: KubeletConfig = from_js(config, "KubeletConfig")?;
     match engine::resolve(&config) {
         Ok(b) => to_js(&b),
         Err(e) => Err(JsError::new(&e.to_string())),

@@ -258,7 +258,7 @@ pub fn kubelet_configuration_yaml(c: &KubeletConfig) -> String {
         // A JSON string is a valid YAML scalar, whatever was typed.
         y.push_str(&format!(
             "crashLoopBackOff:\n  maxContainerRestartPeriod: {}\n",
-            serde_json::to_string(p).unwrap_or_default()
+            crate::formats::json::to_string(p).unwrap_or_default()
         ));
     }
     y

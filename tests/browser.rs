@@ -193,11 +193,13 @@ async fn settle() {
         let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
     }
     yew::platform::time::sleep(Duration::from_millis(20)).await;
-    // A jittered curve's band is drawn once the controls rest: wait for it.
+    // A jittered curve's band is drawn once the controls rest, and a part of
+    // the app (the Job view, the pod reader, the audit) renders as an app of
+    // its own, mounted after the frame that made room for it: wait for both.
     let document = web_sys::window().unwrap().document().unwrap();
     for _ in 0..60 {
         if document
-            .query_selector("[aria-busy=\"true\"]")
+            .query_selector("[aria-busy=\"true\"], .part > div:empty")
             .unwrap()
             .is_none()
         {
@@ -610,6 +612,40 @@ async fn a_hostile_link_is_plain_text_with_notices() {
     assert_eq!(page.text("horizon-value"), "30 min");
 }
 
+// A pinned scenario travels as JSON inside the link: in the browser through
+// its own JSON (the app's wasm has no JSON code of its own), written exactly
+// as natively (this link is the native encoder's).
+#[wasm_bindgen_test]
+fn a_pin_reads_and_writes_as_natively() {
+    use crashloop_explorer::inputs::CompareRef;
+    use crashloop_explorer::share::{decode, encode};
+    let link = "v=1.37&pin=%7B%22initialMs%22%3A250,%22maxMs%22%3A60000,%22horizonMs%22%3A1800000,%22model%22%3A%22kubelet%22,%22seed%22%3A42,%22bandSeeds%22%3A8,%22startLatencyMs%22%3A0,%22requestsPerRestart%22%3A5,%22kubeApiQps%22%3A50,%22kubeApiBurst%22%3A100,%22chartGroup%22%3A0%7D";
+    let (page, notices) = decode(link);
+    assert!(notices.is_empty(), "{notices:?}");
+    match &page.inputs.compared[..] {
+        [CompareRef::Pinned(spec)] => {
+            assert_eq!(
+                (spec.initial_ms, spec.max_ms, spec.seed),
+                (Some(250), Some(60_000), 42)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(encode(&page), link);
+    // Not JSON, or not a scenario: named, and the rest of the link stands.
+    for bad in [
+        "%7B",
+        "%7B%22pods%22%3A%22many%22%7D",
+        "%7B%22initialMs%22%3A1.5%7D",
+    ] {
+        let (page, notices) = decode(&format!("v=1.37&n=7&pin={bad}"));
+        assert!(page.inputs.compared.is_empty());
+        assert_eq!(page.inputs.spec.pods, Some(7));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "pin");
+    }
+}
+
 #[wasm_bindgen_test]
 fn the_js_api_returns_the_documented_shapes() {
     use crashloop_explorer::api;
@@ -649,6 +685,13 @@ fn the_js_api_returns_the_documented_shapes() {
     )))
     .contains("(got: 301 seconds) must be set between 1s and 300s"));
     assert!(message(api::simulate(parse("42"))).starts_with("invalid scenario"));
+    assert!(message(api::simulate(parse(r#"{"initalMs": 1000}"#)))
+        .starts_with("invalid scenario: unknown field `initalMs`, expected one of `initialMs`"));
+    // Two levels down too (serde-wasm-bindgen alone would not look).
+    assert!(message(api::simulate(parse(
+        r#"{"groups": [{"pods": 3, "runMS": 1000}]}"#
+    )))
+    .starts_with("invalid scenario: unknown field `runMS`"));
     assert_eq!(
         message(api::simulate(wasm_bindgen::JsValue::UNDEFINED)),
         "invalid scenario: give an object"

@@ -87,12 +87,12 @@ pub fn explored(link: &str) -> Option<PodGroup> {
 /// holds one (a link's keys could not carry every claim's: one spells a gate
 /// the kubelet refuses, to show the refusal).
 pub fn scenario_message(spec: &ScenarioSpec) -> String {
-    serde_json::to_string(spec).unwrap_or_default()
+    crate::formats::json::to_string(spec).unwrap_or_default()
 }
 
 /// ... and back.
 pub fn scenario_of(message: &str) -> Option<ScenarioSpec> {
-    serde_json::from_str(message).ok()
+    crate::formats::json::from_str(message).ok()
 }
 
 /// A mounted part: `update` gives it the page's link and theme again;

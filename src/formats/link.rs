@@ -843,19 +843,17 @@ const PARAMS: &[Param] = &[
                 .compared
                 .iter()
                 .filter_map(|c| match c {
-                    CompareRef::Pinned(spec) => serde_json::to_string(spec).ok(),
+                    CompareRef::Pinned(spec) => super::json::to_string(spec),
                     CompareRef::Preset(_) => None,
                 })
                 .collect()
         },
         read: |p, v, r| {
-            let pinned = serde_json::from_str::<ScenarioSpec>(v)
-                .map_err(|e| e.to_string())
-                .and_then(|spec| {
-                    Scenario::try_from(spec.clone())
-                        .map(|_| spec)
-                        .map_err(|e| e.to_string())
-                });
+            let pinned = super::json::from_str::<ScenarioSpec>(v).and_then(|spec| {
+                Scenario::try_from(spec.clone())
+                    .map(|_| spec)
+                    .map_err(|e| e.to_string())
+            });
             match pinned {
                 Ok(spec) => compare(p, CompareRef::Pinned(Box::new(spec)), "pin", v, r),
                 Err(e) => r.notice("pin", v, e),

@@ -2,10 +2,13 @@
 //! validated engine types (or writes them back), with errors in the words
 //! their users know. `yaml` (a YAML subset reader/writer), `manifest` (Job
 //! manifests, strict about unknown fields as `kubectl --validate=strict`),
-//! `link` (the URL codec).
+//! `link` (the URL codec), `json` (JSON text, the browser's own in the wasm), `strict` (every key
+//! shown to a struct, for serde-wasm-bindgen).
 
+pub mod json;
 pub mod link;
 pub mod manifest;
 pub mod pod;
+pub mod strict;
 pub mod time;
 pub mod yaml;
