@@ -157,7 +157,11 @@ async function violations(page, query) {
   if (!notice.includes("jr")) fail(`Job link notices: ${notice}`);
   const url = await page.evaluate(() => location.search);
   if (url !== "?view=job&v=1.37&js=exit%201") fail(`Job view's URL: ${url}`);
-  console.log(`Job view: chart drawn; its link's bad run length named; URL ${url}`);
+  // boot.js preloads the second wasm for a Job link: fetched once, the preload used.
+  const wasmFetches = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith("crashloop-explorer-extras_bg.wasm")).length);
+  const preloaded = await page.evaluate(() => document.querySelectorAll('link[rel=preload][href$="crashloop-explorer-extras_bg.wasm"], link[rel=modulepreload][href$="crashloop-explorer-extras.js"]').length);
+  if (wasmFetches !== 1 || preloaded !== 2) fail(`a Job link: second wasm fetched ${wasmFetches} times, ${preloaded} of 2 preloads`);
+  console.log(`Job view: chart drawn; its link's bad run length named; URL ${url}; the second wasm preloaded and fetched once`);
   await page.close();
 }
 

@@ -12,6 +12,21 @@ if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
   pre?.replaceChildren(note);
 }
 
+// A link to the Job view needs the second wasm (src/app/lazy.rs) at once:
+// fetch it beside the first instead of after it has started.
+if (new URLSearchParams(location.search).get("view") === "job") {
+  for (const [rel, file, as] of [["modulepreload", "crashloop-explorer-extras.js"], ["preload", "crashloop-explorer-extras_bg.wasm", "fetch"]]) {
+    const link = document.createElement("link");
+    link.rel = rel;
+    link.href = new URL(`./${file}`, import.meta.url).href;
+    if (as) {
+      link.as = as;
+      link.crossOrigin = "anonymous";
+    }
+    document.head.append(link);
+  }
+}
+
 // The release wasm aborts on an internal error without a message of its
 // own (no panic machinery in the download): say so, and how to go on.
 addEventListener("error", (e) => {
