@@ -165,6 +165,24 @@ async function violations(page, query) {
   await page.close();
 }
 
+// The second wasm cannot be had (a deploy without it, a dropped link): each
+// part says so where it would be, and the rest of the app goes on.
+{
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.on("pageerror", (e) => fail(`no second wasm: uncaught: ${e.message}`));
+  await page.route("**/crashloop-explorer-extras*", (route) => route.abort());
+  await page.goto(base + "?v=1.37");
+  await inked(page, "#chart-restarts");
+  await page.click("#diagnose summary");
+  await page.waitForSelector("#diagnose [role=alert]", { timeout: 10_000 });
+  await page.click("#nav-job");
+  await page.waitForSelector(".part-job [role=alert]", { timeout: 10_000 });
+  const said = await page.locator(".part-job [role=alert]").innerText();
+  if (!said.startsWith("The Job view could not be loaded (") || !said.endsWith("Reload the page to try again.")) fail(`no second wasm: ${said}`);
+  console.log(`no second wasm: "${said.slice(0, 60)}…", and the pod reader says so too`);
+  await page.close();
+}
+
 await browser.close();
 if (problems.length) {
   console.error(problems.join("\n"));
