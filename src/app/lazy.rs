@@ -1,9 +1,11 @@
-//! The parts of the app fetched the first time they are shown. The Job view
-//! and the pod reader live in a second wasm (`crashloop-explorer-extras`,
-//! `src/bin/extras.rs`), so that the CrashLoopBackOff view's download holds
-//! neither (nor the Job types, the YAML reader and the Kubernetes objects
-//! they parse). The two modules share no memory, only strings: a part is
-//! given the page's link (a query string) and answers with link text.
+//! The parts of the app fetched the first time they are needed. The Job
+//! view, the pod reader, the claims audit and the SVG downloads live in a
+//! second wasm (`crashloop-explorer-extras`, `src/bin/extras.rs`), so that
+//! the CrashLoopBackOff view's download holds none of them (nor the Job
+//! types, the YAML reader and the Kubernetes objects it reads, the audit's
+//! recomputations, plotters' SVG backend). The two modules share no memory,
+//! only strings: a part is given the page's link (a query string) and
+//! answers with link text, or a claim's scenario as JSON.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
