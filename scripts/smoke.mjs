@@ -165,6 +165,16 @@ async function violations(page, query) {
   await page.close();
 }
 
+// Pointing at the Job tab starts fetching the second wasm, before the click.
+{
+  const page = await open("?v=1.37");
+  await inked(page, "#chart-restarts");
+  await page.hover("#nav-job");
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((r) => r.name.endsWith("crashloop-explorer-extras_bg.wasm")), null, { timeout: 10_000 });
+  console.log("a pointer over the Job tab fetches the second wasm before the click");
+  await page.close();
+}
+
 // The second wasm cannot be had (a deploy without it, a dropped link): each
 // part says so where it would be, and the rest of the app goes on.
 {

@@ -176,7 +176,8 @@ async fn fetched() -> Result<Extras, JsValue> {
     Ok(m)
 }
 
-/// Starts fetching the second module: a hint that it is about to be needed.
+/// Starts fetching the second module: a hint that it is about to be needed
+/// (a pointer over the Job tab, a panel's summary or the download links).
 pub fn prefetch() {
     if HERE.with(Cell::get).is_none() {
         yew::platform::spawn_local(async {
@@ -373,7 +374,9 @@ pub fn LazyDetails(p: &LazyDetailsProps) -> Html {
     };
     html! {
         <details class={p.class.clone()} id={p.id.clone()} {ontoggle}>
-            <summary>{ p.summary.clone() }</summary>
+            // Pointing at (or tabbing to) the summary starts the fetch.
+            <summary onpointerenter={Callback::from(|_: PointerEvent| prefetch())}
+                onfocus={Callback::from(|_: FocusEvent| prefetch())}>{ p.summary.clone() }</summary>
             if *opened {
                 <Slot part={p.part} link={p.link.clone()} dark={p.dark} on_message={p.on_message.clone()} />
             }

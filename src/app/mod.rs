@@ -419,7 +419,8 @@ pub fn App(props: &AppProps) -> Html {
                 { for first_view }
                 <nav class="views" aria-label="Views">
                     <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
-                    <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
+                    <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}
+                        onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())} onfocus={Callback::from(|_: FocusEvent| lazy::prefetch())}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
                     <span class="spacer"></span>
                     <button type="button" id="theme" onclick={toggle_theme} aria-label={format!("{theme_label} (change)")}>{ theme_label }</button>
                     <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
