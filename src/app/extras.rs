@@ -63,8 +63,7 @@ fn JobPart(p: &PartProps) -> Html {
         <>
             if !start.1.is_empty() {
                 <div class="notices" id="job-link-notices" role="status">
-                    <p>{"Parts of this link were not used:"}</p>
-                    <ul>{ for start.1.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{": "}{ n.message.clone() }</li> }) }</ul>
+                    { super::notice_list(&start.1) }
                 </div>
             }
             <JobView state={job} dark={p.dark} />

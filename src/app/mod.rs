@@ -267,12 +267,13 @@ pub fn App(props: &AppProps) -> Html {
             }
         })
     };
-    let banner = (!notices.is_empty()).then(|| html! {
-        <div class="notices" id="link-notices" role="status">
-            <p>{"Parts of this link were not used:"}</p>
-            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{": "}{ n.message.clone() }</li> }) }</ul>
-            <button type="button" onclick={dismiss}>{"Dismiss"}</button>
-        </div>
+    let banner = (!notices.is_empty()).then(|| {
+        html! {
+            <div class="notices" id="link-notices" role="status">
+                { notice_list(&notices) }
+                <button type="button" onclick={dismiss}>{"Dismiss"}</button>
+            </div>
+        }
     });
     let current = |v: View| (*view == v).then_some("page");
     // While the first view is untouched, say what it compares.
@@ -432,6 +433,17 @@ pub fn App(props: &AppProps) -> Html {
             { body }
             { for job_view }
         </main>
+    }
+}
+
+/// What a link's notices say, each under its key (the page's banner, and
+/// the Job view's for its own keys).
+pub fn notice_list(notices: &[Notice]) -> Html {
+    html! {
+        <>
+            <p>{"Parts of this link were not used:"}</p>
+            <ul>{ for notices.iter().map(|n| html! { <li><code>{ n.key.clone() }</code>{": "}{ n.message.clone() }</li> }) }</ul>
+        </>
     }
 }
 
