@@ -342,3 +342,27 @@ fn every_claims_scenario_crosses_whole() {
     }
     assert_eq!(scenario_of("{"), None);
 }
+
+// The parts in the second wasm are given only what they read: the pod reader
+// the kubelet (version, gates, maxContainerRestartPeriod), the Job view its keys.
+#[test]
+fn each_part_is_given_what_it_reads() {
+    use crashloop_explorer::app::lazy::{job_part_link, pod_part_link};
+    let mut config = KubeletConfig::default();
+    config
+        .feature_gates
+        .insert("KubeletCrashLoopBackOffMax".into(), true);
+    config.crash_loop_back_off.max_container_restart_period = Some("30s".into());
+    let (page, notices) = decode(&pod_part_link(Some(KubeletVersion::V1_33), &config));
+    assert_eq!(notices, vec![]);
+    assert_eq!(
+        page.inputs.spec.kubelet_version,
+        Some(KubeletVersion::V1_33)
+    );
+    assert_eq!(page.inputs.config, config);
+    let job = job_link(&JobInputs {
+        script: "exit 42".into(),
+        ..JobInputs::default()
+    });
+    assert_eq!(decode(&job_part_link(&job)).0.job, job);
+}

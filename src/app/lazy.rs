@@ -16,8 +16,8 @@ use yew::prelude::*;
 
 use super::state::PodGroup;
 use crate::chart::Kind;
-use crate::engine::ScenarioSpec;
-use crate::inputs::{Inputs, Page};
+use crate::engine::{KubeletConfig, KubeletVersion, ScenarioSpec};
+use crate::inputs::{Inputs, JobLink, Page};
 use crate::share;
 
 /// A part of the app in the second wasm.
@@ -57,6 +57,32 @@ impl Part {
             Part::Audit => "the claims audit",
         }
     }
+}
+
+/// What the Job view reads of the page: its own keys. A part is given only
+/// what it reads, so a move in the other view does not reach it.
+pub fn job_part_link(job: &JobLink) -> String {
+    share::encode(&Page {
+        job: job.clone(),
+        ..Page::default()
+    })
+}
+
+/// What the pod reader reads of the page: the kubelet, its version and the
+/// gate and field controls.
+pub fn pod_part_link(version: Option<KubeletVersion>, config: &KubeletConfig) -> String {
+    share::encode(&Page {
+        inputs: Inputs {
+            spec: ScenarioSpec {
+                kubelet_version: version,
+                config: Some(config.clone()),
+                ..Inputs::default().spec
+            },
+            config: config.clone(),
+            ..Inputs::default()
+        },
+        ..Page::default()
+    })
 }
 
 /// The pod reader's answer: the container to explore, as a link of its

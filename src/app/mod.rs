@@ -217,6 +217,16 @@ pub fn App(props: &AppProps) -> Html {
         theme: link.0.theme.map(|_| theme),
     };
     let query = share::encode(&page);
+    // The parts in the second wasm get only what they read (the audit reads
+    // nothing), so a slider move does not reach them.
+    let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
+    let pod_part_link = use_memo(
+        (
+            state.inputs.spec.kubelet_version,
+            state.inputs.config.clone(),
+        ),
+        |(version, config)| lazy::pod_part_link(*version, config),
+    );
     use_url_sync(query.clone(), sync);
     // Only an iframe's page posts its height: a mounted explorer is in the
     // host's own document, where the message would reach the host itself.
@@ -311,7 +321,7 @@ pub fn App(props: &AppProps) -> Html {
             return html! {
                 <main class="app embed" ref={root}>
                     { for banner }
-                    <Slot part={Part::Job} link={query.clone()} dark={dark} on_message={on_job} />
+                    <Slot part={Part::Job} link={(*job_part_link).clone()} dark={dark} on_message={on_job} />
                     { open_full }
                 </main>
             };
@@ -375,7 +385,7 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     </div>
                     <section class="results" aria-label="Results">
-                        <LazyDetails part={Part::Pod} id="diagnose" class="panel diagnose" link={query.clone()} dark={dark}
+                        <LazyDetails part={Part::Pod} id="diagnose" class="panel diagnose" link={(*pod_part_link).clone()} dark={dark}
                             summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
@@ -395,7 +405,7 @@ pub fn App(props: &AppProps) -> Html {
                     </section>
                 </div>
                 <section class="audit" aria-labelledby="h-audit">
-                    <LazyDetails part={Part::Audit} id="audit" link={query.clone()} dark={dark}
+                    <LazyDetails part={Part::Audit} id="audit" link="" dark={dark}
                         summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
                 </section>
                 <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
@@ -406,7 +416,7 @@ pub fn App(props: &AppProps) -> Html {
     let job_view = job_seen.borrow().then(|| {
         html! {
             <div hidden={*view != View::Job}>
-                <Slot part={Part::Job} link={query.clone()} dark={dark} on_message={on_job} />
+                <Slot part={Part::Job} link={(*job_part_link).clone()} dark={dark} on_message={on_job} />
             </div>
         }
     });
