@@ -80,7 +80,7 @@ with_wasm_env() {
 with_release_env() {
   if [ "${WASM_MODE:-}" = rustup ] && ensure_rust_src; then
     env RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" "$@"
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none" "$@"
   else
     with_wasm_env "$@"
   fi

@@ -106,6 +106,9 @@ EXIT CODES: 0 done, 2 the input or an option is not what it should be.
 ";
 
 #[cfg(not(target_arch = "wasm32"))]
+use crashloop_explorer::engine::field::quoted;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     use std::io::Read;
     use std::process::ExitCode;
@@ -144,7 +147,7 @@ fn main() -> std::process::ExitCode {
     let result = match args.first().map(String::as_str) {
         None => scenario(&input),
         Some("pod") => pod(&args[1..], &input),
-        Some(other) => Err(format!("unknown command {other:?}: see --help")),
+        Some(other) => Err(format!("unknown command {}: see --help", quoted(other))),
     };
     match result {
         Ok(json) => {
@@ -181,14 +184,17 @@ fn pod(args: &[String], input: &str) -> Result<String, String> {
             "--now" => now = Some(parse_rfc3339(value)?),
             "--version" => {
                 version = KubeletVersion::parse(value).ok_or_else(|| {
-                    format!("--version {value:?}: not a modelled kubelet version (1.31 to 1.37)")
+                    format!(
+                        "--version {}: not a modelled kubelet version (1.31 to 1.37)",
+                        quoted(value)
+                    )
                 })?
             }
             "--config" => {
                 config = serde_json::from_str(value)
                     .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))?
             }
-            other => return Err(format!("unknown option {other:?}: see --help")),
+            other => return Err(format!("unknown option {}: see --help", quoted(other))),
         }
     }
     config.kubelet_version = Some(version);
@@ -229,17 +235,25 @@ fn figure(args: &[String]) -> Result<String, String> {
             "--link" => link = Some(value.to_owned()),
             "--chart" => {
                 chart = Some(Kind::parse(value).ok_or_else(|| {
-                    format!("--chart {value:?}: not a chart (restarts, waits, load or windows)")
+                    format!(
+                        "--chart {}: not a chart (restarts, waits, load or windows)",
+                        quoted(value)
+                    )
                 })?)
             }
             "--theme" => {
                 dark = match Theme::parse(value) {
                     Some(Theme::Light) => false,
                     Some(Theme::Dark) => true,
-                    _ => return Err(format!("--theme {value:?}: a figure is light or dark")),
+                    _ => {
+                        return Err(format!(
+                            "--theme {}: a figure is light or dark",
+                            quoted(value)
+                        ))
+                    }
                 }
             }
-            other => return Err(format!("unknown option {other:?}: see --help")),
+            other => return Err(format!("unknown option {}: see --help", quoted(other))),
         }
     }
     let chart = chart.ok_or("figure needs --chart (restarts, waits, load or windows)")?;

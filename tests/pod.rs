@@ -240,3 +240,18 @@ fn what_is_not_a_pod_is_named() {
         fixture("web-0.json").replace("\"restartCount\": 5", "\"restartCount\": 1099511627776");
     assert_eq!(err(&huge), "status.containerStatuses[0].restartCount: 1099511627776 is not the API's restartCount (an int32)");
 }
+
+#[test]
+fn a_container_kind_is_named_as_its_json() {
+    for k in [
+        ContainerKind::Regular,
+        ContainerKind::Init,
+        ContainerKind::Sidecar,
+    ] {
+        assert_eq!(
+            serde_json::to_string(&k).unwrap(),
+            format!("\"{}\"", k.name())
+        );
+    }
+    assert_eq!(ContainerKind::Sidecar.name(), "sidecar");
+}

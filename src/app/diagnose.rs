@@ -220,7 +220,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
             html! {
                 <div class="pod-container" id={format!("pod-c-{i}")}>
-                    <h3>{ format!("{} ", c.name) }<small>{ format!("{:?}", c.kind).to_lowercase() }</small></h3>
+                    <h3>{ format!("{} ", c.name) }<small>{ c.kind.name() }</small></h3>
                     <dl class="counters">
                         <dt>{"state"}</dt><dd id={format!("pod-state-{i}")}>{ c.state.clone() }</dd>
                         <dt>{"restartCount"}</dt><dd>{ c.restart_count }</dd>

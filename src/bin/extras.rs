@@ -31,8 +31,12 @@ mod js {
     /// of the state a link describes, as SVG (the app's "SVG" download).
     #[wasm_bindgen]
     pub fn svg(chart: &str, link: &str) -> Result<String, JsError> {
-        let kind = crashloop_explorer::chart::Kind::parse(chart)
-            .ok_or_else(|| JsError::new(&format!("svg: no chart {chart:?}")))?;
+        let kind = crashloop_explorer::chart::Kind::parse(chart).ok_or_else(|| {
+            JsError::new(&format!(
+                "svg: no chart {}",
+                crashloop_explorer::engine::field::quoted(chart)
+            ))
+        })?;
         Ok(extras::svg(kind, link))
     }
 
@@ -61,8 +65,12 @@ mod js {
         dark: bool,
         on_message: js_sys::Function,
     ) -> Result<PartHandle, JsError> {
-        let part = lazy::Part::parse(part)
-            .ok_or_else(|| JsError::new(&format!("mount_part: no part {part:?} (job or pod)")))?;
+        let part = lazy::Part::parse(part).ok_or_else(|| {
+            JsError::new(&format!(
+                "mount_part: no part {} (job, pod or audit)",
+                crashloop_explorer::engine::field::quoted(part)
+            ))
+        })?;
         let on_message = Callback::from(move |m: String| {
             let _ = on_message.call1(&JsValue::NULL, &JsValue::from_str(&m));
         });

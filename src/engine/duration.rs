@@ -1,6 +1,7 @@
 //! Go's `time.ParseDuration` and `Duration.String`, so the explorer accepts and
 //! prints durations exactly as a KubeletConfiguration does.
 
+use crate::engine::field::quoted;
 use std::fmt;
 
 /// Nanoseconds, as Go's `time.Duration`.
@@ -19,28 +20,8 @@ impl fmt::Display for DurationError {
 
 impl std::error::Error for DurationError {}
 
-/// Go's `strconv.Quote` for the strings a user can type: escapes quotes,
-/// backslashes and control characters.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn invalid(orig: &str) -> DurationError {
-    DurationError(format!("time: invalid duration {}", quote(orig)))
+    DurationError(format!("time: invalid duration {}", quoted(orig)))
 }
 
 const UNITS: [(&str, u64); 8] = [
@@ -134,7 +115,7 @@ pub fn parse_go_duration(orig: &str) -> Result<Nanos, DurationError> {
         if unit_len == 0 {
             return Err(DurationError(format!(
                 "time: missing unit in duration {}",
-                quote(orig)
+                quoted(orig)
             )));
         }
         let unit = &s[..unit_len];
@@ -142,8 +123,8 @@ pub fn parse_go_duration(orig: &str) -> Result<Nanos, DurationError> {
         let Some(&(_, per)) = UNITS.iter().find(|(name, _)| *name == unit) else {
             return Err(DurationError(format!(
                 "time: unknown unit {} in duration {}",
-                quote(unit),
-                quote(orig)
+                quoted(unit),
+                quoted(orig)
             )));
         };
         let mut v = v.checked_mul(per).ok_or_else(|| invalid(orig))?;

@@ -19,9 +19,29 @@ impl fmt::Display for FieldError {
     }
 }
 
-/// Go's `%q` of a string, which the API uses for string values.
+/// Go's `%q` (`strconv.Quote`) of a string, which the API uses for string
+/// values: quotes, backslashes and control characters escaped, the rest kept.
+/// Written out rather than borrowed from `Debug`, which the release wasm
+/// builds without (`-Zfmt-debug=none`).
 pub fn quoted(s: &str) -> String {
-    format!("{s:?}")
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `"a", "b"`: how `field.NotSupported` lists the supported values.
@@ -120,4 +140,20 @@ pub fn go_quoted_slice(values: &[&str]) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_escapes_as_go_does() {
+        // strconv.Quote: `\"`, `\\`, `\n`, `\t`; other ASCII controls as `\xNN`;
+        // a C1 control (U+0085) as `\u0085`; printable runes kept.
+        assert_eq!(
+            quoted("a\"b\\c\n\t\u{1}\u{85}é"),
+            r#""a\"b\\c\n\t\x01\u0085é""#
+        );
+        assert_eq!(quoted_list(&["Always", "Never"]), r#""Always", "Never""#);
+    }
 }

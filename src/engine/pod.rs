@@ -31,6 +31,17 @@ pub enum ContainerKind {
     Sidecar,
 }
 
+impl ContainerKind {
+    /// Its name as the JSON spells it, and as the pod reader labels it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContainerKind::Regular => "regular",
+            ContainerKind::Init => "init",
+            ContainerKind::Sidecar => "sidecar",
+        }
+    }
+}
+
 /// A container's end, from `state.terminated` or `lastState.terminated`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Terminated {

@@ -511,8 +511,8 @@ fn groups_of(spec: &ScenarioSpec) -> Result<Vec<Group>, ScenarioError> {
             check("exitCode", code, &EXIT_CODE_RANGE, |c| c.to_string())?;
             if ExitKind::of_code(code) != g.exit {
                 return Err(ScenarioError::Conflict(format!(
-                    "exit code {code} and exit {:?} disagree: exit code 0 is succeeded, any other failed",
-                    g.exit
+                    "exit code {code} and exit {} disagree: exit code 0 is succeeded, any other failed",
+                    g.exit.name()
                 )));
             }
         }

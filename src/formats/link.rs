@@ -239,7 +239,11 @@ fn parse_ms(v: &str) -> Result<Ms, String> {
 
 fn show_value(v: &str) -> String {
     let short: String = v.chars().take(40).collect();
-    format!("{short:?}{}", if v.chars().count() > 40 { "…" } else { "" })
+    format!(
+        "{}{}",
+        crate::engine::field::quoted(&short),
+        if v.chars().count() > 40 { "…" } else { "" }
+    )
 }
 
 struct Reader {
@@ -662,7 +666,10 @@ const PARAMS: &[Param] = &[
                 Err(w) => r.notice(
                     "sc",
                     v,
-                    format!("{w:?} is not a wait between 25ms and 1h0m0s"),
+                    format!(
+                        "{} is not a wait between 25ms and 1h0m0s",
+                        crate::engine::field::quoted(&w)
+                    ),
                 ),
             }
         },

@@ -214,7 +214,7 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
             "strict decoding error: {}",
             unknown
                 .iter()
-                .map(|p| format!("unknown field {p:?}"))
+                .map(|p| format!("unknown field {}", crate::engine::field::quoted(p)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));

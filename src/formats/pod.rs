@@ -173,7 +173,10 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
     let restart_policy = match spec.get("restartPolicy").and_then(Value::as_str) {
         None => None,
         Some(p) => Some(RestartPolicy::parse(p).ok_or_else(|| {
-            format!("spec.restartPolicy: {p:?} is not Always, OnFailure or Never")
+            format!(
+                "spec.restartPolicy: {} is not Always, OnFailure or Never",
+                crate::engine::field::quoted(p)
+            )
         })?),
     };
     let status = v.get("status").cloned().unwrap_or(Value::Null);
@@ -365,8 +368,9 @@ fn parse_describe(text: &str) -> Result<PodRead, String> {
                             .filter(|&n| n <= i32::MAX as u64)
                             .ok_or_else(|| {
                                 format!(
-                                    "{}: {value:?} is not a restart count",
-                                    what("Restart Count")
+                                    "{}: {} is not a restart count",
+                                    what("Restart Count"),
+                                    crate::engine::field::quoted(value)
                                 )
                             })?;
                     }
@@ -383,7 +387,11 @@ fn parse_describe(text: &str) -> Result<PodRead, String> {
                         match (k, target) {
                             ("Exit Code", Some(t)) => {
                                 t.exit_code = value.parse().map_err(|_| {
-                                    format!("{}: {value:?} is not an exit code", what("Exit Code"))
+                                    format!(
+                                        "{}: {} is not an exit code",
+                                        what("Exit Code"),
+                                        crate::engine::field::quoted(value)
+                                    )
                                 })?
                             }
                             ("Reason", Some(t)) => t.reason = value.to_owned(),

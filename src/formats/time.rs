@@ -77,7 +77,12 @@ fn zone_minutes(z: &str) -> Option<i64> {
 
 /// Reads an RFC 3339 time (`2026-11-20T10:02:43Z`, `…43.5+01:00`).
 pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
-    let bad = || format!("{s:?} is not an RFC 3339 time such as 2026-11-20T10:02:43Z");
+    let bad = || {
+        format!(
+            "{} is not an RFC 3339 time such as 2026-11-20T10:02:43Z",
+            crate::engine::field::quoted(s)
+        )
+    };
     let s = s.trim();
     if !s.is_ascii() || s.len() < 20 || s.len() > 40 {
         return Err(bad());
@@ -123,7 +128,12 @@ const MONTHS: [&str; 12] = [
 
 /// Reads `kubectl describe`'s times: `Fri, 20 Nov 2026 10:02:43 +0000`.
 pub fn parse_rfc1123z(s: &str) -> Result<i64, String> {
-    let bad = || format!("{s:?} is not a time such as Fri, 20 Nov 2026 10:02:43 +0000");
+    let bad = || {
+        format!(
+            "{} is not a time such as Fri, 20 Nov 2026 10:02:43 +0000",
+            crate::engine::field::quoted(s)
+        )
+    };
     let s = s.trim();
     let rest = s.split_once(", ").map_or(s, |(_, r)| r);
     let parts: Vec<&str> = rest.split_whitespace().collect();

@@ -152,7 +152,10 @@ impl Flow<'_> {
                     if self.s.get(self.i) != Some(&b':') {
                         return err(
                             self.line,
-                            format!("expected : after {key:?} in a flow mapping"),
+                            format!(
+                                "expected : after {} in a flow mapping",
+                                crate::engine::field::quoted(&key)
+                            ),
                         );
                     }
                     self.i += 1;
@@ -223,7 +226,13 @@ fn flow(text: &str, line: usize) -> Result<Value, YamlError> {
     let v = f.value(0)?;
     f.ws();
     if f.i < f.s.len() {
-        return err(line, format!("unexpected {:?} after a value", &text[f.i..]));
+        return err(
+            line,
+            format!(
+                "unexpected {} after a value",
+                crate::engine::field::quoted(&text[f.i..])
+            ),
+        );
     }
     Ok(v)
 }
@@ -323,7 +332,13 @@ impl<'a> Parser<'a> {
             }
             let number = l.number;
             let Some((key, rest)) = split_key(l.text) else {
-                return err(number, format!("expected `key: value`, got {:?}", l.text));
+                return err(
+                    number,
+                    format!(
+                        "expected `key: value`, got {}",
+                        crate::engine::field::quoted(l.text)
+                    ),
+                );
             };
             self.at += 1;
             let value = if rest.is_empty() {
@@ -343,7 +358,10 @@ impl<'a> Parser<'a> {
                 flow(rest, number)?
             };
             if map.insert(key.clone(), value).is_some() {
-                return err(number, format!("duplicate key {key:?}"));
+                return err(
+                    number,
+                    format!("duplicate key {}", crate::engine::field::quoted(&key)),
+                );
             }
         }
         Ok(Value::Object(map))
@@ -438,7 +456,10 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
     let mut p = Parser { lines, raw, at: 0 };
     let v = p.block(0, 0)?;
     if let Some(l) = p.lines.get(p.at) {
-        return err(l.number, format!("unexpected {:?}", l.text));
+        return err(
+            l.number,
+            format!("unexpected {}", crate::engine::field::quoted(l.text)),
+        );
     }
     Ok(v)
 }

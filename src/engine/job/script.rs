@@ -101,7 +101,8 @@ impl FailureScript {
                 ["disrupt", reason] => {
                     if !DISRUPTION_REASONS.contains(reason) {
                         return Err(at(format!(
-                            "unknown disruption reason {reason:?}; one of {}",
+                            "unknown disruption reason {}; one of {}",
+                            crate::engine::field::quoted(reason),
                             DISRUPTION_REASONS.join(", ")
                         )));
                     }
@@ -115,14 +116,15 @@ impl FailureScript {
                             .parse()
                             .ok()
                             .filter(|v| (0..=255).contains(v))
-                            .ok_or_else(|| at(format!("{code:?} is not an exit code (0 to 255)")))?;
+                            .ok_or_else(|| at(format!("{} is not an exit code (0 to 255)", crate::engine::field::quoted(code))))?;
                         map.insert(name.to_owned(), code);
                     }
                     Attempt::Exit(map)
                 }
                 _ => {
                     return Err(at(format!(
-                        "{line:?}: write `exit 1`, `exit main=1 monitor=0`, `succeed`, `preempt`, `evict` or `disrupt <reason>`"
+                        "{}: write `exit 1`, `exit main=1 monitor=0`, `succeed`, `preempt`, `evict` or `disrupt <reason>`",
+                        crate::engine::field::quoted(line)
                     )))
                 }
             };
