@@ -898,7 +898,9 @@ pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
     let mut r = Reader { notices: vec![] };
     let mut job = JobInputs::default();
     if let Some(v) = &link.manifest {
-        match serde_json::from_str::<JobManifest>(v) {
+        match super::value::from_json(v)
+            .and_then(|j| super::value::from_value::<JobManifest>(j).map_err(|e| e.to_string()))
+        {
             Ok(m) => job.manifest = m,
             Err(e) => r.notice("job", v, format!("not a Job manifest: {e}")),
         }
@@ -920,8 +922,11 @@ pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
 pub fn job_link(job: &JobInputs) -> JobLink {
     let default = JobInputs::default();
     JobLink {
-        manifest: (job.manifest != default.manifest)
-            .then(|| serde_json::to_string(&job.manifest).unwrap_or_default()),
+        manifest: (job.manifest != default.manifest).then(|| {
+            super::value::to_value(&job.manifest)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        }),
         script: (job.script != default.script).then(|| job.script.clone()),
         run: (job.run_ms != default.run_ms).then(|| format_go_duration_ms(job.run_ms)),
     }

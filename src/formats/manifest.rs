@@ -4,7 +4,7 @@
 //! never dropped in silence. Fields Kubernetes has but the explorer does not
 //! model (labels, images, resources…) are accepted and left alone.
 
-use serde_json::Value;
+use super::value::{self, Value};
 
 use super::yaml;
 use crate::engine::job::JobManifest;
@@ -201,7 +201,7 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
         return Err("the manifest is empty".into());
     }
     let (value, format) = if text.trim_start().starts_with('{') {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+        let v = value::from_json(text).map_err(|e| format!("invalid JSON: {e}"))?;
         (v, "JSON")
     } else {
         let v = yaml::parse(text).map_err(|e| format!("invalid YAML: {e}"))?;
@@ -219,12 +219,12 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
                 .join(", ")
         ));
     }
-    serde_json::from_value(value).map_err(|e| format!("invalid {format}: {e}"))
+    value::from_value(value).map_err(|e| format!("invalid {format}: {e}"))
 }
 
 /// The manifest as YAML, as one would `kubectl apply` it.
 pub fn job_manifest_yaml(m: &JobManifest) -> String {
-    match serde_json::to_value(m) {
+    match value::to_value(m) {
         Ok(v) => yaml::to_string(&v),
         Err(e) => format!("# cannot write the manifest: {e}\n"),
     }

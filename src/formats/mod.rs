@@ -3,7 +3,8 @@
 //! their users know. `yaml` (a YAML subset reader/writer), `manifest` (Job
 //! manifests, strict about unknown fields as `kubectl --validate=strict`),
 //! `link` (the URL codec), `json` (JSON text, the browser's own in the wasm), `strict` (every key
-//! shown to a struct, for serde-wasm-bindgen).
+//! shown to a struct, for serde-wasm-bindgen), `value` (JSON's data model,
+//! which YAML and pasted JSON are read into; serde both ways).
 
 pub mod json;
 pub mod link;
@@ -11,4 +12,5 @@ pub mod manifest;
 pub mod pod;
 pub mod strict;
 pub mod time;
+pub mod value;
 pub mod yaml;

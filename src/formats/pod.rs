@@ -3,7 +3,7 @@
 //! of pods), or `kubectl describe pod NAME`. Field names follow the core/v1
 //! Pod API. Whatever is not a pod gets a message saying what it is instead.
 
-use serde_json::Value;
+use super::value::{self, Value};
 
 use super::time::{parse_rfc1123z, parse_rfc3339};
 use super::yaml;
@@ -45,7 +45,7 @@ pub fn parse_pod(text: &str, version: KubeletVersion) -> Result<PodRead, String>
         return parse_describe(text);
     }
     let value: Value = if trimmed.starts_with('{') {
-        serde_json::from_str(text)
+        value::from_json(text)
             .map_err(|e| format!("not a pod (not JSON as kubectl prints it: {e}): {HOW}"))?
     } else {
         yaml::parse(text)
@@ -222,7 +222,7 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
             let rules: Vec<ContainerRestartRule> =
                 match found.and_then(|(_, c)| c.get("restartPolicyRules")) {
                     None => vec![],
-                    Some(r) => serde_json::from_value(r.clone()).map_err(|e| {
+                    Some(r) => value::from_value(r.clone()).map_err(|e| {
                         format!(
                             "spec.{spec_list}[{}].restartPolicyRules: {e}",
                             found.map_or(0, |f| f.0)
@@ -441,9 +441,11 @@ fn parse_describe(text: &str) -> Result<PodRead, String> {
 }
 
 /// A diagnosis as the command line prints it: times in RFC 3339 (UTC),
-/// `null` where there is none.
-pub fn diagnosis_json(d: &crate::engine::pod::PodDiagnosis) -> Value {
+/// `null` where there is none. (serde_json: the command line is native.)
+#[cfg(not(target_arch = "wasm32"))]
+pub fn diagnosis_json(d: &crate::engine::pod::PodDiagnosis) -> serde_json::Value {
     use super::time::format_rfc3339;
+    use serde_json::Value;
     let time = |t: Option<Epoch>| t.map_or(Value::Null, |t| Value::String(format_rfc3339(t)));
     let containers: Vec<Value> = d
         .containers

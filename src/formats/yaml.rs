@@ -4,7 +4,7 @@
 //! complex keys are refused with a clear error. Small on purpose: a full YAML
 //! library would double the app's download.
 
-use serde_json::{Map, Number, Value};
+use super::value::{json_string, Map, Number, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError(pub String);
@@ -49,13 +49,12 @@ fn scalar(s: &str, line: usize) -> Result<Value, YamlError> {
         let inner = rest
             .strip_suffix('"')
             .ok_or_else(|| YamlError(format!("line {line}: unclosed \"")))?;
-        return serde_json::from_str::<String>(&format!("\"{inner}\""))
-            .map(Value::String)
-            .map_err(|e| {
-                YamlError(format!(
-                    "line {line}: bad escape in a double-quoted string: {e}"
-                ))
-            });
+        // JSON's escapes, which YAML's double quotes include.
+        return match super::value::from_json(&format!("\"{inner}\"")) {
+            Ok(v @ Value::String(_)) => Ok(v),
+            Ok(_) => err(line, "bad escape in a double-quoted string"),
+            Err(e) => err(line, format!("bad escape in a double-quoted string: {e}")),
+        };
     }
     if let Some(rest) = s.strip_prefix('\'') {
         let inner = rest
@@ -75,12 +74,12 @@ fn scalar(s: &str, line: usize) -> Result<Value, YamlError> {
         "false" | "False" | "FALSE" => Value::Bool(false),
         _ => {
             if let Ok(i) = s.parse::<i64>() {
-                Value::Number(i.into())
+                Value::from(i)
             } else if let Some(n) = s
                 .parse::<f64>()
                 .ok()
                 .filter(|f| f.is_finite())
-                .and_then(Number::from_f64)
+                .map(Number::Float)
             {
                 if s.chars()
                     .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
@@ -479,7 +478,7 @@ fn needs_quotes(s: &str) -> bool {
 
 fn write_scalar(v: &Value) -> String {
     match v {
-        Value::String(s) if needs_quotes(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::String(s) if needs_quotes(s) => json_string(s),
         Value::String(s) => s.clone(),
         Value::Null => "null".into(),
         other => other.to_string(),
@@ -553,6 +552,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// As serde_json's value, whose indexing keeps the tests short.
+    fn j(v: Value) -> serde_json::Value {
+        serde_json::to_value(v).unwrap()
+    }
+
     #[test]
     fn reads_what_manifests_use() {
         let y = r#"
@@ -592,7 +596,7 @@ spec:
 ---
 kind: Other
 "#;
-        let v = parse(y).unwrap_or_else(|e| panic!("{e}"));
+        let v = j(parse(y).unwrap_or_else(|e| panic!("{e}")));
         assert_eq!(v["metadata"]["labels"]["tier"], "back end");
         assert_eq!(v["spec"]["backoffLimit"], 3);
         assert_eq!(
@@ -634,8 +638,12 @@ kind: Other
             ]},
             "tricky": ["true", "1", "", "a: b", "-x", "#c", "multi\nline", "ok"]
         });
-        let text = to_string(&v);
+        let text = to_string(&super::super::value::from_json(&v.to_string()).unwrap());
         assert!(text.contains("status: \"True\""), "{text}");
-        assert_eq!(parse(&text).unwrap_or_else(|e| panic!("{e}")), v, "{text}");
+        assert_eq!(
+            j(parse(&text).unwrap_or_else(|e| panic!("{e}"))),
+            v,
+            "{text}"
+        );
     }
 }
