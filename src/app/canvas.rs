@@ -2,11 +2,16 @@
 //! `chart::MeasureText`) and stroking in batches: plotters-canvas strokes
 //! every grid line and every dash of a dashed series as a path of its own,
 //! hundreds of strokes (and colour strings to parse) per chart, where one per
-//! style does.
+//! style does; and setting only the text state that changes: plotters-canvas
+//! sets the font, colour, alignment and baseline for every label (four
+//! strings into JS, each parsed), and measuring a label sets the font again.
 
 use plotters::prelude::*;
+use std::cell::RefCell;
+
+use plotters::style::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -20,10 +25,31 @@ pub struct Canvas {
     text: CanvasText,
     /// The stroke style of the path being gathered, if one is open.
     open: Option<Stroke>,
+    /// The fill colour (rgb, alpha bits) last set, where still in force.
+    fill: Option<((u8, u8, u8), u64)>,
+    /// Text alignment and baseline last set.
+    align: Option<&'static str>,
+    baseline: Option<&'static str>,
 }
 
-/// Text measured on a canvas context (`measureText`), not in the page.
-pub struct CanvasText(CanvasRenderingContext2d);
+/// Text measured on a canvas context (`measureText`), not in the page. Its
+/// font is the context's, shared with the drawing: set only when it changes.
+pub struct CanvasText(CanvasRenderingContext2d, RefCell<String>);
+
+impl CanvasText {
+    fn new(context: CanvasRenderingContext2d) -> Self {
+        Self(context, RefCell::new(String::new()))
+    }
+
+    fn set_font(&self, font: &str) {
+        let mut current = self.1.borrow_mut();
+        if *current != font {
+            self.0.set_font(font);
+            current.clear();
+            current.push_str(font);
+        }
+    }
+}
 
 impl CanvasText {
     /// On a canvas that is never shown, for the SVG export.
@@ -34,13 +60,13 @@ impl CanvasText {
             .ok()?
             .dyn_into::<HtmlCanvasElement>()
             .ok()?;
-        context_2d(&canvas).map(Self)
+        context_2d(&canvas).map(Self::new)
     }
 }
 
 impl MeasureText for CanvasText {
     fn text_size(&self, text: &str, font: &str, size: f64) -> (u32, u32) {
-        self.0.set_font(font);
+        self.set_font(font);
         let Ok(m) = self.0.measure_text(text) else {
             return (0, 0);
         };
@@ -78,9 +104,12 @@ impl Canvas {
         let context = context_2d(&canvas)?;
         Some(Self {
             inner: CanvasBackend::with_canvas_object(canvas)?,
-            text: CanvasText(context.clone()),
+            text: CanvasText::new(context.clone()),
             context,
             open: None,
+            fill: None,
+            align: None,
+            baseline: None,
         })
     }
 
@@ -144,6 +173,8 @@ impl DrawingBackend for Canvas {
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error> {
         self.flush();
+        // plotters-canvas sets the fill colour its own way.
+        self.fill = None;
         self.inner.draw_pixel(point, color)
     }
 
@@ -179,6 +210,8 @@ impl DrawingBackend for Canvas {
         fill: bool,
     ) -> Result<(), Error> {
         self.flush();
+        // plotters-canvas sets the fill colour its own way.
+        self.fill = None;
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
@@ -200,6 +233,8 @@ impl DrawingBackend for Canvas {
         fill: bool,
     ) -> Result<(), Error> {
         self.flush();
+        // plotters-canvas sets the fill colour its own way.
+        self.fill = None;
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -209,6 +244,8 @@ impl DrawingBackend for Canvas {
         style: &S,
     ) -> Result<(), Error> {
         self.flush();
+        // plotters-canvas sets the fill colour its own way.
+        self.fill = None;
         self.inner.fill_polygon(vert, style)
     }
 
@@ -219,7 +256,59 @@ impl DrawingBackend for Canvas {
         pos: BackendCoord,
     ) -> Result<(), Error> {
         self.flush();
-        self.inner.draw_text(text, style, pos)
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        // As plotters-canvas draws a label, less the state already set.
+        let anchor = style.anchor();
+        let baseline = match anchor.v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        if self.baseline != Some(baseline) {
+            self.context.set_text_baseline(baseline);
+            self.baseline = Some(baseline);
+        }
+        let align = match anchor.h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        if self.align != Some(align) {
+            self.context.set_text_align(align);
+            self.align = Some(align);
+        }
+        let fill = (color.rgb, color.alpha.to_bits());
+        if self.fill != Some(fill) {
+            let (r, g, b) = color.rgb;
+            self.context
+                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+            self.fill = Some(fill);
+        }
+        self.text.set_font(&css_font(style));
+        let quarter_turns = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 1.0,
+            FontTransform::Rotate180 => 2.0,
+            FontTransform::Rotate270 => 3.0,
+        };
+        let (x, y) = (f64::from(pos.0), f64::from(pos.1));
+        // A failed call draws nothing; the chart goes on (as it would in plotters).
+        if quarter_turns == 0.0 {
+            let _ = self.context.fill_text(text, x, y);
+        } else {
+            // restore() brings back the state set above, so it stays known.
+            self.context.save();
+            let _ = self.context.translate(x, y);
+            let _ = self
+                .context
+                .rotate(quarter_turns * std::f64::consts::FRAC_PI_2);
+            let _ = self.context.fill_text(text, 0.0, 0.0);
+            self.context.restore();
+        }
+        Ok(())
     }
 
     fn estimate_text_size<S: BackendTextStyle>(
