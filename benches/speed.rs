@@ -84,7 +84,10 @@ fn main() {
     {
         // The limiter alone: 250 pods × 2 requests every second for a day,
         // with and without a spread group's flow.
-        let times: Vec<u64> = (0..86_400u64).map(|k| k * 1000 + 25).collect();
+        // Written out, as jittered restarts would be (not a periodic tail).
+        let times = crashloop_explorer::engine::Times::from(
+            (0..86_400u64).map(|k| k * 1000 + 25).collect::<Vec<_>>(),
+        );
         let mut bursts = crashloop_explorer::engine::limiter::Bursts::default();
         bursts.push(&times, 500);
         for (name, flow) in [("no flow", 0u64), ("a flow", 3_000)] {

@@ -23,8 +23,8 @@ fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
             // As many fields as the header: a restart has no "admitted".
             "{who},restart,{},{},{},\n",
             i + 1,
-            seconds(*at),
-            seconds(*wait)
+            seconds(at),
+            seconds(wait)
         ));
     }
     for (i, (offered, admitted)) in t

@@ -132,7 +132,7 @@ proptest! {
         let mut windows = vec![0u64; t.node_requests_per_window.len()];
         let mut restarts = 0;
         for i in 0..g.pods {
-            for &at in t.restarts_at_ms.iter() {
+            for at in t.restarts_at_ms.iter() {
                 let when = at + o.offset(i);
                 if when < s.horizon_ms() {
                     windows[(when / LOAD_WINDOW_MS) as usize] += t.requests_per_restart;
@@ -215,8 +215,8 @@ proptest! {
     fn restarts_increase_and_waits_stay_on_the_curve(s in scenario()) {
         let t = simulate(&s);
         let b = s.backoff();
-        prop_assert!(t.restarts_at_ms.windows(2).all(|w| w[0] < w[1]), "not increasing");
-        prop_assert!(t.restarts_at_ms.iter().all(|&r| r < s.horizon_ms()));
+        prop_assert!(t.restarts_at_ms.to_vec().windows(2).all(|w| w[0] < w[1]), "not increasing");
+        prop_assert!(t.restarts_at_ms.iter().all(|r| r < s.horizon_ms()));
         let (lo, max) = (b.initial_ms, b.max_ms);
         // How far past the expiry a restart may land.
         let slack = match s.requeue() {
@@ -224,7 +224,7 @@ proptest! {
             Requeue::Periodic => 15_000,
             Requeue::AtExpiry => max.min(60_000) / 2,
         };
-        for (&d, &at) in t.delays_ms.iter().zip(t.restarts_at_ms.iter()) {
+        for (d, at) in t.delays_ms.iter().zip(t.restarts_at_ms.iter()) {
             let kubelet = s.model() == Semantics::Kubelet;
             let free = kubelet && d == 0;
             // The housekeeping GC may cut a kubelet wait short; the restart

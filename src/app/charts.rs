@@ -130,7 +130,7 @@ fn readout(kind: Kind, state: &State, x: f64) -> String {
             let wait = |tl: &Timeline| {
                 tl.delays_ms
                     .get(n - 1)
-                    .map_or_else(|| "—".to_owned(), |&d| format_human_ms(d))
+                    .map_or_else(|| "—".to_owned(), format_human_ms)
             };
             format!(
                 "restart {n}: waited {} (today's default: {})",
@@ -187,7 +187,7 @@ fn table(kind: Kind, state: &State) -> Html {
                 <table class="data">
                     <thead><tr><th>{"restart"}</th><th>{"at"}</th><th>{"after a wait of"}</th></tr></thead>
                     <tbody>{ for t.restarts_at_ms.iter().zip(t.delays_ms.iter()).take(TABLE_ROWS).enumerate().map(|(i, (at, d))| html! {
-                        <tr><td>{ i + 1 }</td><td>{ format_human_ms(*at) }</td><td>{ format_human_ms(*d) }</td></tr>
+                        <tr><td>{ i + 1 }</td><td>{ format_human_ms(at) }</td><td>{ format_human_ms(d) }</td></tr>
                     }) }</tbody>
                 </table>
                 { for more(t.restarts_at_ms.len()) }

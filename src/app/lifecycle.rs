@@ -42,10 +42,11 @@ pub fn LifecyclePanel(p: &LifecycleProps) -> Html {
     let (scenario, live) = (p.scenario.clone(), p.runs.clone());
     let key = live.as_ref().map(|r| std::rc::Rc::as_ptr(r) as usize);
     let life = use_memo((key, (*spec).clone()), move |(_, spec)| {
+        let none = crate::engine::Times::new();
         let restarts = live
             .as_ref()
             .and_then(|r| r.groups.get(scenario.spec().chart_group))
-            .map_or(&[][..], |g| g.0.as_slice());
+            .map_or(&none, |g| &*g.0);
         lifecycle(&scenario, spec, restarts)
     });
     let update = |f: fn(&mut LifecycleSpec, Ms), stops: &'static [Ms]| {

@@ -3,7 +3,7 @@
 use super::prelude::*;
 
 pub(super) fn delay_points(t: &Timeline) -> Vec<(f64, f64)> {
-    fold_shown(&t.delays_ms, 1.0, 1.0, |d| d as f64 / 1000.0)
+    fold_times(&t.delays_ms, 1.0, 1.0, |d| d as f64 / 1000.0)
 }
 
 /// The wait before each restart, by restart number.
@@ -40,7 +40,7 @@ pub fn draw_delays<DB: DrawingBackend>(
                 gc_dots(d, |i, _| {
                     (
                         (i + 1) as f64,
-                        delays.get(i).map_or(0.0, |&w| w as f64 / 1000.0),
+                        delays.get(i).map_or(0.0, |w| w as f64 / 1000.0),
                     )
                 })
             }),

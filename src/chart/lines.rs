@@ -50,12 +50,12 @@ impl<'a> ChartData<'a> {
 
 /// Cumulative restarts as a step line; folded to samples when there are more
 /// restarts than pixels.
-pub fn restart_steps(restarts_at_ms: &[Ms], horizon_ms: Ms) -> Vec<(f64, f64)> {
+pub fn restart_steps(restarts_at_ms: &Times, horizon_ms: Ms) -> Vec<(f64, f64)> {
     let n = restarts_at_ms.len();
     if 2 * n + 2 <= MAX_POINTS {
         let mut pts = Vec::with_capacity(2 * n + 2);
         pts.push((0.0, 0.0));
-        for (i, &t) in restarts_at_ms.iter().enumerate() {
+        for (i, t) in restarts_at_ms.iter().enumerate() {
             pts.push((t as f64 / 1000.0, i as f64));
             pts.push((t as f64 / 1000.0, (i + 1) as f64));
         }
@@ -66,7 +66,7 @@ pub fn restart_steps(restarts_at_ms: &[Ms], horizon_ms: Ms) -> Vec<(f64, f64)> {
     (0..=samples)
         .map(|k| {
             let t = horizon_ms * k as u64 / samples as u64;
-            let count = restarts_at_ms.partition_point(|&r| r <= t);
+            let count = restarts_at_ms.count_by(t);
             (t as f64 / 1000.0, count as f64)
         })
         .collect()
@@ -116,22 +116,46 @@ fn per_bucket(n: usize) -> usize {
 /// decrease: each bucket's lowest and highest are found on the numbers and
 /// shown once, not converted one by one (a day's waits are 86,404 a series).
 pub fn fold_shown(values: &[u64], x0: f64, dx: f64, show: impl Fn(u64) -> f64) -> Vec<(f64, f64)> {
-    if values.len() <= MAX_POINTS {
-        return values
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| (x0 + i as f64 * dx, show(v)))
+    fold_ranges(
+        values.len(),
+        |r| {
+            values[r]
+                .iter()
+                .fold((u64::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+        },
+        x0,
+        dx,
+        show,
+    )
+}
+
+/// `fold_shown` of waits held as `Times`: a bucket of a periodic tail is
+/// read at its ends, not walked.
+pub fn fold_times(values: &Times, x0: f64, dx: f64, show: impl Fn(u64) -> f64) -> Vec<(f64, f64)> {
+    fold_ranges(values.len(), |r| values.min_max(r), x0, dx, show)
+}
+
+/// `n` values folded by `min_max` of each bucket's range (every value its
+/// own bucket when they fit).
+fn fold_ranges(
+    n: usize,
+    min_max: impl Fn(std::ops::Range<usize>) -> (u64, u64),
+    x0: f64,
+    dx: f64,
+    show: impl Fn(u64) -> f64,
+) -> Vec<(f64, f64)> {
+    if n <= MAX_POINTS {
+        return (0..n)
+            .map(|i| (x0 + i as f64 * dx, show(min_max(i..i + 1).0)))
             .collect();
     }
-    let per = per_bucket(values.len());
-    let mut out = Vec::with_capacity(2 * values.len().div_ceil(per));
-    for (k, bucket) in values.chunks(per).enumerate() {
-        let (lo, hi) = bucket
-            .iter()
-            .fold((u64::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let start = k * per;
+    let per = per_bucket(n);
+    let mut out = Vec::with_capacity(2 * n.div_ceil(per));
+    for start in (0..n).step_by(per) {
+        let end = (start + per).min(n);
+        let (lo, hi) = min_max(start..end);
         out.push((x0 + start as f64 * dx, show(lo)));
-        out.push((x0 + (start + bucket.len() - 1) as f64 * dx, show(hi)));
+        out.push((x0 + (end - 1) as f64 * dx, show(hi)));
     }
     out
 }
@@ -226,7 +250,7 @@ pub(super) fn gc_restarts(d: &ChartData) -> Vec<(usize, Ms)> {
     let t = live.timeline;
     t.gc_restarts_at_ms
         .iter()
-        .filter_map(|at| t.restarts_at_ms.binary_search(at).ok().map(|i| (i, *at)))
+        .filter_map(|&at| t.restarts_at_ms.binary_search(at).ok().map(|i| (i, at)))
         .collect()
 }
 

@@ -31,7 +31,7 @@ mod prelude {
     // Ours, not plotters' alias of the same name.
     pub(super) use super::look::DrawResult;
     pub(super) use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
-    pub(super) use crate::engine::{Ms, Timeline};
+    pub(super) use crate::engine::{Ms, Timeline, Times};
 }
 
 use plotters::coord::Shift;
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn steps_are_exact_when_few_and_folded_when_many() {
         assert_eq!(
-            restart_steps(&[1_000, 3_000], 10_000),
+            restart_steps(&Times::from(vec![1_000, 3_000]), 10_000),
             vec![
                 (0.0, 0.0),
                 (1.0, 0.0),
@@ -137,7 +137,7 @@ mod tests {
             ]
         );
         let many: Vec<Ms> = (1..=10_000).map(|i| i * 1000).collect();
-        let pts = restart_steps(&many, 10_000_000);
+        let pts = restart_steps(&Times::from(many), 10_000_000);
         assert!(pts.len() <= MAX_POINTS + 1);
         assert_eq!(pts.last(), Some(&(10_000.0, 10_000.0)));
     }

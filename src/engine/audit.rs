@@ -13,6 +13,7 @@ use super::duration::format_go_duration_ms;
 use super::job::{run_job, FailureScript, JobInputs, JobManifest, DEFAULT_HORIZON_MS};
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
 use super::simulate::{restarts_in_windows, simulate, Timeline, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
+use super::times::Times;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -96,10 +97,10 @@ fn steady_excess(a: &Timeline, b: &Timeline, from: Ms) -> (i64, i64) {
         .restarts_at_ms
         .iter()
         .chain(b.restarts_at_ms.iter())
-        .filter(|&&t| t >= from);
+        .filter(|&t| t >= from);
     let diff = |t: Ms| a.restarts_by(t) as i64 - b.restarts_by(t) as i64;
     let first = diff(from);
-    times.fold((first, first), |(lo, hi), &t| {
+    times.fold((first, first), |(lo, hi), t| {
         (lo.min(diff(t)), hi.max(diff(t)))
     })
 }
@@ -799,7 +800,7 @@ fn gc_claim() -> Claim {
         .iter()
         .skip(5)
         .take(4)
-        .map(|&d| format_go_duration_ms(d))
+        .map(format_go_duration_ms)
         .collect();
     let kep = timeline(&ScenarioSpec {
         model: Semantics::Kep,
@@ -810,7 +811,7 @@ fn gc_claim() -> Claim {
         .iter()
         .skip(4)
         .take(3)
-        .map(|&d| format_go_duration_ms(d))
+        .map(format_go_duration_ms)
         .collect();
     Claim {
         id: "backoff-gc-restart",
@@ -937,6 +938,6 @@ fn ignored_job_failures_claim() -> Claim {
 }
 
 /// `restarts_in_windows` for a curve under the KEP's windows, for the bar chart.
-pub fn kep_window_counts(restarts_at_ms: &[Ms]) -> Vec<u64> {
+pub fn kep_window_counts(restarts_at_ms: &Times) -> Vec<u64> {
     restarts_in_windows(restarts_at_ms, &KEP_WINDOWS_MS)
 }

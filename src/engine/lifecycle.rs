@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::backoff::Ms;
 use super::scenario::{ExitKind, Scenario};
 use super::simulate::{pod_restarts, PodRun};
+use super::times::Times;
 
 /// `kubectl` prints at most this many lines here; later ones are dropped.
 pub const MAX_LINES: usize = 300;
@@ -172,9 +173,9 @@ struct ContainerState {
 
 /// A container's runs, the first from 0, cut at `end` (the pod ended or was
 /// deleted), and at as many as the lines shown can use.
-fn runs(restarts: &[Ms], run_ms: Ms, end: Ms) -> Vec<(Ms, Ms)> {
+fn runs(restarts: &Times, run_ms: Ms, end: Ms) -> Vec<(Ms, Ms)> {
     std::iter::once(0)
-        .chain(restarts.iter().copied().take_while(|&s| s < end))
+        .chain(restarts.iter().take_while(|&s| s < end))
         .take(MAX_LINES)
         .map(|s| (s, (s + run_ms).min(end)))
         .collect()
@@ -182,7 +183,7 @@ fn runs(restarts: &[Ms], run_ms: Ms, end: Ms) -> Vec<(Ms, Ms)> {
 
 /// The pod from creation to the horizon (or its end); `main_restarts` are
 /// its restarts as the simulation made them (the charted group's first pod).
-pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec, main_restarts: &[Ms]) -> Lifecycle {
+pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec, main_restarts: &Times) -> Lifecycle {
     let horizon = s.horizon_ms();
     // The pod is the charted group's first pod.
     let index = s.spec().chart_group.min(s.groups().len().saturating_sub(1));
@@ -200,7 +201,8 @@ pub fn lifecycle(s: &Scenario, spec: &LifecycleSpec, main_restarts: &[Ms]) -> Li
         start_latency_ms: s.spec().start_latency_ms,
         seed,
     };
-    let main_restarts = if restarts_at { main_restarts } else { &[] };
+    let none = Times::new();
+    let main_restarts = if restarts_at { main_restarts } else { &none };
     // Without restarts the pod ends when the main container exits.
     let natural_end = (!restarts_at && run_ms < horizon).then_some(run_ms);
     let deleted = spec.delete_at_ms.filter(|&d| d < horizon);

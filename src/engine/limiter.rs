@@ -7,10 +7,12 @@
 //! counts are rounded.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
+use super::times::Times;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -137,12 +139,12 @@ fn gcd(a: u128, b: u128) -> u128 {
 /// list of a day's bursts is built for one group: it is its pod's restarts.
 #[derive(Clone, Default)]
 pub struct Bursts<'a> {
-    groups: Vec<(&'a [Ms], u64)>,
+    groups: Vec<(&'a Times, u64)>,
 }
 
 impl<'a> Bursts<'a> {
     /// `requests` at each of `times`.
-    pub fn push(&mut self, times: &'a [Ms], requests: u64) {
+    pub fn push(&mut self, times: &'a Times, requests: u64) {
         if !times.is_empty() && requests > 0 {
             self.groups.push((times, requests));
         }
@@ -159,18 +161,18 @@ impl<'a> Bursts<'a> {
     /// count for all when there is one group, which is then not copied).
     /// Bursts at one time come in any order: a burst of `a` then one of `b`
     /// at once is a burst of `a + b`.
-    fn flat(&self) -> (Cow<'a, [Ms]>, Cow<'a, [u64]>) {
+    fn flat(&self) -> (Cow<'a, Times>, Cow<'a, [u64]>) {
         match self.groups.as_slice() {
-            [] => (Cow::Borrowed(&[]), Cow::Owned(vec![0])),
-            [(times, requests)] => (Cow::Borrowed(times), Cow::Owned(vec![*requests])),
+            [] => (Cow::Owned(Times::new()), Cow::Owned(vec![0])),
+            [(times, requests)] => (Cow::Borrowed(*times), Cow::Owned(vec![*requests])),
             groups => {
                 let mut all: Vec<(Ms, u64)> = groups
                     .iter()
-                    .flat_map(|&(times, n)| times.iter().map(move |&t| (t, n)))
+                    .flat_map(|&(times, n)| times.iter().map(move |t| (t, n)))
                     .collect();
                 all.sort_unstable();
-                let (times, counts) = all.into_iter().unzip();
-                (Cow::Owned(times), Cow::Owned(counts))
+                let (times, counts): (Vec<Ms>, Vec<u64>) = all.into_iter().unzip();
+                (Cow::Owned(Times::from(times)), Cow::Owned(counts))
             }
         }
     }
@@ -252,6 +254,10 @@ struct Pattern<U> {
     length: Ms,
     inflow: U,
     bursts: Vec<(Ms, U)>,
+    /// The bursts' spacing when they came from a periodic tail (`Times`):
+    /// a later window of that tail with as many bursts, the first at the
+    /// same offset, has them all at the same offsets.
+    step: Option<Ms>,
 }
 
 /// A window stepped through: its pattern, the bucket before and after, and
@@ -276,6 +282,97 @@ fn run<U: Units>(
     burst: u32,
     repeat: bool,
 ) -> (Vec<u64>, Vec<Ms>) {
+    let (times, counts) = a.bursts.flat();
+    // Restarts all stepped through (jittered) are read as a slice, the loop
+    // they had before periodic tails; others through `Times`.
+    match times.stepped(0..times.len()) {
+        Some(all) => run_over(a, all, &counts, scale, qps, burst, repeat),
+        None => run_over(a, &*times, &counts, scale, qps, burst, repeat),
+    }
+}
+
+/// Burst times as `run_over` reads them, window by window.
+trait BurstTimes {
+    /// How many are below `x`, the first `from` being below it.
+    fn count_below_from(&self, from: usize, x: Ms) -> usize;
+    /// Whether those in `range` (as many as the pattern's bursts) fall at
+    /// the pattern's offsets from `start`.
+    fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool;
+    /// The `j`th.
+    fn at(&self, j: usize) -> Ms;
+    /// The step between those in `range` when they are of a periodic tail.
+    fn step(&self, range: Range<usize>) -> Option<Ms>;
+}
+
+impl BurstTimes for &[Ms] {
+    #[inline(always)]
+    fn count_below_from(&self, from: usize, x: Ms) -> usize {
+        let mut i = from;
+        while i < self.len() && self[i] < x {
+            i += 1;
+        }
+        i
+    }
+    #[inline(always)]
+    fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool {
+        pattern
+            .bursts
+            .iter()
+            .zip(&self[range])
+            .all(|(&(off, _), &at)| off + start == at)
+    }
+    #[inline(always)]
+    fn at(&self, j: usize) -> Ms {
+        self[j]
+    }
+    #[inline(always)]
+    fn step(&self, _: Range<usize>) -> Option<Ms> {
+        None
+    }
+}
+
+impl BurstTimes for &Times {
+    #[inline(always)]
+    fn count_below_from(&self, from: usize, x: Ms) -> usize {
+        Times::count_below_from(self, from, x)
+    }
+    #[inline(always)]
+    fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool {
+        let bursts = &pattern.bursts;
+        match (self.stepped(range.clone()), self.periodic(range.clone())) {
+            (Some(at), _) => at.alike(0..at.len(), pattern, start),
+            // Both of a tail with this step, as many, the first at the same
+            // offset: all are.
+            (None, Some((first, step))) if pattern.step == Some(step) => {
+                bursts.first().is_none_or(|&(off, _)| off + start == first)
+            }
+            _ => {
+                let mut at = self.iter_from(range.start);
+                bursts
+                    .iter()
+                    .all(|&(off, _)| at.next() == Some(off + start))
+            }
+        }
+    }
+    #[inline(always)]
+    fn at(&self, j: usize) -> Ms {
+        self.get(j).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn step(&self, range: Range<usize>) -> Option<Ms> {
+        self.periodic(range).map(|(_, step)| step)
+    }
+}
+
+fn run_over<U: Units, T: BurstTimes>(
+    a: &Arrivals,
+    times: T,
+    counts: &[u64],
+    scale: U,
+    qps: u32,
+    burst: u32,
+    repeat: bool,
+) -> (Vec<u64>, Vec<Ms>) {
     let whole = |x: U| x.try_into().unwrap_or(u64::MAX);
     let zero = U::default();
     let rate = U::from(u64::from(qps)) * (scale / U::from(1000));
@@ -287,7 +384,6 @@ fn run<U: Units>(
     };
     let n = a.flow_per_window.len();
     let (mut admitted, mut delays) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let (times, counts) = a.bursts.flat();
     let count = |k: usize| U::from(counts.get(k).or(counts.first()).copied().unwrap_or(0)) * scale;
     let mut from = 0;
     let mut pattern = Pattern::default();
@@ -296,10 +392,9 @@ fn run<U: Units>(
         let (start, end) = a.span(i);
         let last = i + 1 == n;
         let inflow = U::from(flow) * (scale / U::from(end - start));
-        let k = times[from..]
-            .iter()
-            .take_while(|&&at| at < end || (last && at <= end))
-            .count();
+        // Restarts are in time order: those before the window's end, less
+        // those counted already (arithmetic on a periodic tail).
+        let k = times.count_below_from(from, if last { end + 1 } else { end }) - from;
         let here = from..from + k;
         from += k;
         let known = stepped.as_ref().filter(|s| {
@@ -307,11 +402,7 @@ fn run<U: Units>(
                 && s.pattern.length == end - start
                 && s.pattern.inflow == inflow
                 && s.pattern.bursts.len() == k
-                && s.pattern
-                    .bursts
-                    .iter()
-                    .zip(&times[here.clone()])
-                    .all(|(&(off, _), &at)| off + start == at)
+                && times.alike(here.clone(), &s.pattern, start)
                 // One group's bursts are all of one size.
                 && (counts.len() == 1
                     || s.pattern
@@ -340,10 +431,11 @@ fn run<U: Units>(
             _ => {
                 pattern.length = end - start;
                 pattern.inflow = inflow;
+                pattern.step = times.step(here.clone());
                 pattern.bursts.clear();
                 pattern
                     .bursts
-                    .extend(here.map(|j| (times[j] - start, count(j))));
+                    .extend(here.map(|j| (times.at(j) - start, count(j))));
                 let before = bucket;
                 let mut w = Window {
                     max_backlog: bucket.backlog,
@@ -361,15 +453,27 @@ fn run<U: Units>(
                 if pattern.length > t {
                     bucket.advance(U::from(pattern.length - t), pattern.inflow, &mut w);
                 }
-                let old = stepped.replace(Stepped {
-                    pattern: std::mem::take(&mut pattern),
-                    before,
-                    after: bucket,
-                    window: w.clone(),
-                });
-                // The pattern's buffer is reused rather than reallocated.
-                if let Some(old) = old {
-                    pattern = old.pattern;
+                // Updated in place, the pattern's buffer swapped for the old
+                // one's (reused, not reallocated): a window stepped is not a
+                // struct moved (opt-level "z" copies those byte by byte).
+                match &mut stepped {
+                    Some(s) => {
+                        std::mem::swap(&mut s.pattern.bursts, &mut pattern.bursts);
+                        s.pattern.length = pattern.length;
+                        s.pattern.inflow = pattern.inflow;
+                        s.pattern.step = pattern.step;
+                        s.before = before;
+                        s.after = bucket;
+                        s.window = w.clone();
+                    }
+                    None => {
+                        stepped = Some(Stepped {
+                            pattern: std::mem::take(&mut pattern),
+                            before,
+                            after: bucket,
+                            window: w.clone(),
+                        })
+                    }
                 }
                 w
             }
@@ -401,21 +505,21 @@ mod tests {
         }
     }
 
-    fn bursts(times: &[Ms], requests: u64) -> Bursts<'_> {
+    fn bursts(times: &[Ms], requests: u64) -> Bursts<'static> {
         let mut b = Bursts::default();
-        b.push(times, requests);
+        b.push(Box::leak(Box::new(Times::from(times.to_vec()))), requests);
         b
     }
 
     // Two groups' bursts are read in time order.
     #[test]
     fn groups_merge_in_time_order() {
-        let (a, b) = ([1_000, 3_000], [0, 1_000]);
+        let (a, b) = (Times::from(vec![1_000, 3_000]), Times::from(vec![0, 1_000]));
         let mut two = Bursts::default();
         two.push(&a, 8);
         two.push(&b, 4);
         let (times, counts) = two.flat();
-        assert_eq!(*times, [0, 1_000, 1_000, 3_000]);
+        assert_eq!(*times, vec![0, 1_000, 1_000, 3_000]);
         assert_eq!(*counts, [4, 4, 8, 8]);
     }
 
@@ -564,10 +668,18 @@ mod tests {
             let period = [250, 1_000, 2_500, 3_000, 7_000, 10_000, 40_000][case % 7];
             let horizon = 600_000 + next(600_000);
             let first = next(period);
-            let times: Vec<Ms> = (0..)
+            let list: Vec<Ms> = (0..)
                 .map(|k| first + k * period)
                 .take_while(|&t| t < horizon)
                 .collect();
+            // Written out, or held as the engine holds a periodic tail.
+            let times = if case % 2 == 0 {
+                Times::from(list)
+            } else {
+                let mut t = Times::new();
+                t.repeat(first, period, list.len());
+                t
+            };
             let mut b = Bursts::default();
             b.push(&times, 1 + next(40));
             let windows = horizon.div_ceil(10_000) as usize;

@@ -16,6 +16,7 @@ pub mod rng;
 pub mod scenario;
 pub mod schedule;
 pub mod simulate;
+pub mod times;
 
 pub use backoff::{Backoff, ExpiryRule, Ms};
 pub use config::{
@@ -30,3 +31,4 @@ pub use simulate::{
     explore, explore_with, node_timeline, pod_runs, simulate, Band, Counts, Exploration,
     GroupTimeline, PodKey, PodRuns, Summary, Timeline,
 };
+pub use times::Times;

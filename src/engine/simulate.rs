@@ -12,6 +12,7 @@ use super::limiter::{self, ApiLoad};
 use super::rng::{Rng, SplitMix64};
 use super::scenario::{Group, Requeue, Scenario};
 use super::schedule::{RestartBackoff, ScheduleBackoff};
+use super::times::Times;
 
 /// The window the KEP counts API load in.
 pub const LOAD_WINDOW_MS: Ms = 10_000;
@@ -150,8 +151,8 @@ pub struct Start {
 /// early because the backoff GC dropped the entry.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Restarts {
-    pub at: Vec<Ms>,
-    pub delays: Vec<Ms>,
+    pub at: Times,
+    pub delays: Times,
     pub gc_at: Vec<Ms>,
 }
 
@@ -161,14 +162,14 @@ type Step = (Ms, Ms, Ms);
 
 fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Restarts {
     let mut rng = SplitMix64::new(p.seed);
-    let (mut at, mut delays, mut gc_at) = (vec![], vec![], vec![]);
+    let (mut at, mut delays, mut gc_at) = (Times::new(), Times::new(), vec![]);
     let mut started: Ms = 0;
     // Without jitter (restarts at expiry), once two restarts in a row are
     // alike the loop is periodic: every comparison the kubelet and the KEP
     // model make is of time differences, so the rest are the last one
-    // shifted by one period (crash interval plus wait). They are written out
-    // without stepping through the backoff: a 24 h horizon at a 1 s cap is
-    // 86,400 restarts. The one comparison with the clock is the housekeeping
+    // shifted by one period (crash interval plus wait). They are kept as that
+    // arithmetic (`Times`), neither stepped through nor written out: a 24 h
+    // horizon at a 1 s cap is 86,400 restarts. The one comparison with the clock is the housekeeping
     // pass on its 2 s ticks: where one falls within a wait, the steps repeat
     // only when the period is whole ticks.
     let shortcut = shortcut && p.requeue == Requeue::Ideal;
@@ -212,8 +213,8 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                     0
                 };
                 let more = (more as usize).min(MAX_RESTARTS.saturating_sub(at.len()));
-                at.extend((0..more as Ms).map(|k| next + k * period));
-                delays.resize(delays.len() + more, wait);
+                at.repeat(next, period, more);
+                delays.repeat(wait, 0, more);
                 break;
             }
             previous = step;
@@ -225,7 +226,7 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
 /// Restart times (when the new container runs) and the wait before each.
 /// The kubelet model follows `doBackOff`: no entry yet (or an expired one)
 /// means start now, so the first exit restarts at once (k/k#133472).
-pub fn pod_restarts(p: &PodRun) -> (Vec<Ms>, Vec<Ms>) {
+pub fn pod_restarts(p: &PodRun) -> (Times, Times) {
     let r = pod_restarts_gc(p);
     (r.at, r.delays)
 }
@@ -345,9 +346,9 @@ pub struct Timeline {
     /// Time of each restart of the charted group's first pod, since it
     /// started. Shared with the pod runs it came from (a day at a 1 s cap is
     /// 86,400 of them; a node timeline does not copy them).
-    pub restarts_at_ms: Rc<Vec<Ms>>,
+    pub restarts_at_ms: Rc<Times>,
     /// The wait before each of those restarts, from the container's exit.
-    pub delays_ms: Rc<Vec<Ms>>,
+    pub delays_ms: Rc<Times>,
     /// Those restarts the kubelet's backoff GC brought forward (the entry was
     /// dropped during the wait, so the curve started over).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -368,7 +369,7 @@ pub struct Timeline {
 impl Timeline {
     /// Restarts of the charted pod at or before `t`.
     pub fn restarts_by(&self, t: Ms) -> u64 {
-        self.restarts_at_ms.partition_point(|&r| r <= t) as u64
+        self.restarts_at_ms.count_by(t) as u64
     }
 
     /// Restarts in each window `(previous bound, bound]`, the first from 0.
@@ -389,12 +390,12 @@ impl Timeline {
 }
 
 /// Restarts in each window `(previous bound, bound]`, the first from 0.
-pub fn restarts_in_windows(restarts_at_ms: &[Ms], bounds_ms: &[Ms]) -> Vec<u64> {
+pub fn restarts_in_windows(restarts_at_ms: &Times, bounds_ms: &[Ms]) -> Vec<u64> {
     let mut prev = 0;
     bounds_ms
         .iter()
         .map(|&b| {
-            let n = restarts_at_ms.partition_point(|&r| r <= b) as u64 - prev;
+            let n = restarts_at_ms.count_by(b) as u64 - prev;
             prev += n;
             n
         })
@@ -516,7 +517,7 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 /// timeline shifted by whole windows, so the node's load is the pod's
 /// per-window counts convolved with the pods per offset. No loop over pods.
 fn add_group_load(
-    (restarts, own): (&[Ms], &[u64]),
+    (restarts, own): (&Times, &[u64]),
     counts: &[u64],
     horizon: Ms,
     per_window: &mut [u64],
@@ -568,8 +569,8 @@ fn add_group_load(
         for (j, &count) in counts.iter().enumerate().skip(1) {
             let start = (last - j) as u64 * LOAD_WINDOW_MS;
             let (lo, hi) = (
-                restarts.partition_point(|&t| t < start + rem),
-                restarts.partition_point(|&t| t < start + LOAD_WINDOW_MS),
+                restarts.count_below(start + rem),
+                restarts.count_below(start + LOAD_WINDOW_MS),
             );
             per_window[last] -= (hi - lo) as u64 * count;
         }
@@ -579,12 +580,12 @@ fn add_group_load(
 /// Restarts of all a group's pods at or before `by`, with `counts` pods per
 /// offset (`Offsets::per_offset`): each offset's pods count the restarts that
 /// fit before `by` once shifted.
-pub fn group_restarts_by(restarts: &[Ms], counts: &[u64], by: Ms) -> u64 {
+pub fn group_restarts_by(restarts: &Times, counts: &[u64], by: Ms) -> u64 {
     counts
         .iter()
         .zip((0..).map(|j| j * LOAD_WINDOW_MS))
         .take_while(|&(_, shift)| shift <= by)
-        .map(|(&count, shift)| count * restarts.partition_point(|&t| t <= by - shift) as u64)
+        .map(|(&count, shift)| count * restarts.count_by(by - shift) as u64)
         .sum()
 }
 
@@ -605,13 +606,10 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
             group,
         );
         let (at, _) = pod_restarts(&pod_run(s, g, seed));
-        let mut i = 0;
         for (j, &t) in times_ms.iter().enumerate() {
-            while i < at.len() && at[i] <= t {
-                i += 1;
-            }
-            min[j] = min[j].min(i as u64);
-            max[j] = max[j].max(i as u64);
+            let i = at.count_by(t) as u64;
+            min[j] = min[j].min(i);
+            max[j] = max[j].max(i);
         }
     }
     Some(Band {
@@ -623,7 +621,7 @@ fn band(s: &Scenario, g: &Group, group: usize) -> Option<Band> {
 }
 
 /// A pod's restart times and the wait before each.
-pub type RestartsAndWaits = (Rc<Vec<Ms>>, Rc<Vec<Ms>>);
+pub type RestartsAndWaits = (Rc<Times>, Rc<Times>);
 
 /// Each group's pod over the horizon, and the charted pod's jitter band:
 /// everything that depends only on the curve, the timing and the group's
@@ -690,18 +688,19 @@ fn windows_of(horizon: Ms) -> usize {
     horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
 }
 
-/// Restarts in each of `n` load windows (the last takes any later ones).
-/// Restarts are in time order, so each window counts on from where the last
-/// stopped: no division per restart (a day at a 1 s cap is 86,400).
-fn per_window(restarts: &[Ms], n: usize) -> Vec<u64> {
+/// Restarts in each of `n` load windows (the last takes any later ones):
+/// each window counts on from where the last stopped, and a periodic tail by
+/// arithmetic (`Times::count_below_from`), so no restart of it is visited (a
+/// day at a 1 s cap is 86,400).
+fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
     let mut own = Vec::with_capacity(n);
-    let mut rest = restarts;
+    let mut before = 0;
     for w in 1..n as Ms {
-        let k = rest.iter().take_while(|&&t| t < w * LOAD_WINDOW_MS).count();
-        own.push(k as u64);
-        rest = &rest[k..];
+        let k = restarts.count_below_from(before, w * LOAD_WINDOW_MS);
+        own.push((k - before) as u64);
+        before = k;
     }
-    own.push(rest.len() as u64);
+    own.push((restarts.len() - before) as u64);
     own
 }
 
@@ -916,8 +915,8 @@ mod tests {
             seed: 7,
         };
         let r = pod_restarts_gc(&run);
-        assert_eq!(r.at[16..], [3_466_823, 3_972_000]);
-        assert_eq!(r.delays[16..], [505_450, 505_177]);
+        assert_eq!(r.at.to_vec()[16..], [3_466_823, 3_972_000]);
+        assert_eq!(r.delays.to_vec()[16..], [505_450, 505_177]);
         assert_eq!(r.gc_at, [3_972_000]);
         assert_eq!(r, pod_restarts_stepwise(&run));
     }
@@ -926,10 +925,20 @@ mod tests {
     // last window takes every later one.
     #[test]
     fn restarts_per_window() {
-        let at = [0, 9_999, 10_000, 25_000, 25_001, 99_999_999];
+        let at = Times::from(vec![0, 9_999, 10_000, 25_000, 25_001, 99_999_999]);
         assert_eq!(per_window(&at, 3), [2, 1, 3]);
         assert_eq!(per_window(&at, 1), [6]);
-        assert_eq!(per_window(&[], 3), [0, 0, 0]);
+        assert_eq!(per_window(&Times::new(), 3), [0, 0, 0]);
+        // A periodic tail counted by arithmetic: 4 s, then every 3 s from 8 s
+        // to 35 s (8, 11, …, 35): windows [0, 10) hold 4, 8; [10, 20) 11,
+        // 14, 17; [20, 30) 20, 23, 26, 29; the last 32, 35.
+        let mut periodic = Times::from(vec![4_000]);
+        periodic.repeat(8_000, 3_000, 10);
+        assert_eq!(per_window(&periodic, 4), [2, 3, 4, 2]);
+        assert_eq!(
+            per_window(&periodic, 4),
+            per_window(&Times::from(periodic.to_vec()), 4)
+        );
     }
 
     #[test]

@@ -1,0 +1,325 @@
+//! A pod's restart times (or the waits before them) as the engine makes
+//! them: those it stepped through, then, once the restarts repeat (no jitter,
+//! the curve at its cap), the rest as arithmetic, `first + k × step` for
+//! `count` more, never written out. A day at a 1 s cap is 86,400 restarts and
+//! a handful of stepped ones; counting them per window, folding them for a
+//! chart or finding one is per segment, not per restart. Reads as a list
+//! (`len`, `get`, `iter`, JSON as an array) wherever a list is wanted.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::Ms;
+
+#[derive(Clone, Default)]
+pub struct Times {
+    head: Vec<Ms>,
+    tail: Tail,
+}
+
+/// `count` values after the head: `first`, `first + step`, …
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Tail {
+    first: Ms,
+    step: Ms,
+    count: usize,
+}
+
+impl Times {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.head.len() + self.tail.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds one value after the rest (there is no tail yet).
+    pub fn push(&mut self, t: Ms) {
+        debug_assert_eq!(self.tail.count, 0, "a value after the periodic tail");
+        self.head.push(t);
+    }
+
+    /// Ends with `count` values `first + k × step` (`step` 0: all `first`).
+    pub fn repeat(&mut self, first: Ms, step: Ms, count: usize) {
+        debug_assert_eq!(self.tail.count, 0, "a second periodic tail");
+        if count > 0 {
+            self.tail = Tail { first, step, count };
+        }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Option<Ms> {
+        match self.head.get(i) {
+            Some(&t) => Some(t),
+            None => {
+                let k = i - self.head.len();
+                (k < self.tail.count).then(|| self.tail.first + k as Ms * self.tail.step)
+            }
+        }
+    }
+
+    pub fn first(&self) -> Option<Ms> {
+        self.get(0)
+    }
+
+    pub fn last(&self) -> Option<Ms> {
+        self.len().checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    /// The values in `range` when all are stepped ones (not the tail): read
+    /// as a slice, which hot loops walk fastest.
+    #[inline(always)]
+    pub fn stepped(&self, range: Range<usize>) -> Option<&[Ms]> {
+        self.head.get(range)
+    }
+
+    /// The first value in `range` and the step between them, when all are
+    /// of the periodic tail (and there is one).
+    #[inline(always)]
+    pub fn periodic(&self, range: Range<usize>) -> Option<(Ms, Ms)> {
+        let h = self.head.len();
+        (range.start >= h && range.start < range.end && range.end <= self.len()).then(|| {
+            (
+                self.tail.first + (range.start - h) as Ms * self.tail.step,
+                self.tail.step,
+            )
+        })
+    }
+
+    /// The values from the `from`th on.
+    pub fn iter_from(&self, from: usize) -> impl Iterator<Item = Ms> + '_ {
+        let Tail { first, step, count } = self.tail;
+        let skip = from.saturating_sub(self.head.len());
+        self.head
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .copied()
+            .chain((skip.min(count)..count).map(move |k| first + k as Ms * step))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Ms> + '_ {
+        self.iter_from(0)
+    }
+
+    pub fn to_vec(&self) -> Vec<Ms> {
+        self.iter().collect()
+    }
+
+    /// How many values are below `x`, for values in order (restart times):
+    /// a binary search of the stepped ones, arithmetic for the tail.
+    #[inline(always)]
+    pub fn count_below(&self, x: Ms) -> usize {
+        let h = self.head.partition_point(|&t| t < x);
+        if h < self.head.len() {
+            return h;
+        }
+        h + self.tail_below(x)
+    }
+
+    /// `count_below(x)` when the first `from` values are known to be below
+    /// `x`: walks on from there (a window holds a few), arithmetic on the tail.
+    #[inline(always)]
+    pub fn count_below_from(&self, from: usize, x: Ms) -> usize {
+        let h = self.head.len();
+        let mut i = from.min(h);
+        while i < h && self.head[i] < x {
+            i += 1;
+        }
+        if i < h {
+            return i;
+        }
+        h + self.tail_below(x)
+    }
+
+    /// Tail values below `x`.
+    #[inline(always)]
+    fn tail_below(&self, x: Ms) -> usize {
+        let Tail { first, step, count } = self.tail;
+        if count == 0 || x <= first {
+            0
+        } else if step == 0 {
+            count
+        } else {
+            // The k ≥ 0 with first + k·step < x: ⌈(x − first) / step⌉ of them.
+            usize::try_from((x - first).div_ceil(step)).map_or(count, |k| k.min(count))
+        }
+    }
+
+    /// How many values are at or before `x` (values in order).
+    #[inline(always)]
+    pub fn count_by(&self, x: Ms) -> usize {
+        self.count_below(x.saturating_add(1))
+    }
+
+    /// Where `x` is, for values in order, as `slice::binary_search` says it.
+    pub fn binary_search(&self, x: Ms) -> Result<usize, usize> {
+        let i = self.count_below(x);
+        match self.get(i) {
+            Some(t) if t == x => Ok(i),
+            _ => Err(i),
+        }
+    }
+
+    /// The lowest and highest of the values in `range` (not empty, within
+    /// the list): the head's walked, the tail's at its ends.
+    pub fn min_max(&self, range: Range<usize>) -> (Ms, Ms) {
+        let h = self.head.len();
+        let (mut lo, mut hi) = (Ms::MAX, 0);
+        for &t in self
+            .head
+            .get(range.start.min(h)..range.end.min(h))
+            .unwrap_or(&[])
+        {
+            lo = lo.min(t);
+            hi = hi.max(t);
+        }
+        if range.end > h {
+            // The tail never falls: its ends are its lowest and highest.
+            let a = self.get(range.start.max(h)).unwrap_or(0);
+            let b = self.get(range.end - 1).unwrap_or(0);
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        (lo, hi)
+    }
+}
+
+impl From<Vec<Ms>> for Times {
+    fn from(head: Vec<Ms>) -> Self {
+        Self {
+            head,
+            tail: Tail::default(),
+        }
+    }
+}
+
+/// Equal when the values are, however they are held.
+impl PartialEq for Times {
+    fn eq(&self, other: &Self) -> bool {
+        (self.head == other.head && self.tail == other.tail)
+            || (self.len() == other.len() && self.iter().eq(other.iter()))
+    }
+}
+
+impl Eq for Times {}
+
+impl PartialEq<Vec<Ms>> for Times {
+    fn eq(&self, other: &Vec<Ms>) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter().copied())
+    }
+}
+
+impl PartialEq<[Ms]> for Times {
+    fn eq(&self, other: &[Ms]) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter().copied())
+    }
+}
+
+impl fmt::Debug for Times {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// An array, as the list it stands for.
+impl Serialize for Times {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Times {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::deserialize(d).map(Self::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 5, 7, then 10, 13, 16, 19 (a tail from 10 every 3).
+    fn sample() -> Times {
+        let mut t = Times::from(vec![5, 7]);
+        t.repeat(10, 3, 4);
+        t
+    }
+
+    #[test]
+    fn reads_as_the_list() {
+        let t = sample();
+        assert_eq!(t, vec![5, 7, 10, 13, 16, 19]);
+        assert_eq!(
+            (t.len(), t.get(3), t.get(6), t.last()),
+            (6, Some(13), None, Some(19))
+        );
+        assert_eq!(t.iter_from(1).collect::<Vec<_>>(), [7, 10, 13, 16, 19]);
+        assert_eq!(t.iter_from(4).collect::<Vec<_>>(), [16, 19]);
+        assert_eq!(t.iter_from(9).count(), 0);
+        assert_eq!(t, Times::from(t.to_vec()));
+        // The third to fifth (10, 13, 16) are the tail's, from 10 every 3;
+        // the second to fourth are not all of it; the first two are stepped.
+        assert_eq!(t.periodic(2..5), Some((10, 3)));
+        assert_eq!(t.periodic(4..6), Some((16, 3)));
+        assert_eq!(
+            (t.periodic(1..4), t.periodic(4..4), t.periodic(5..7)),
+            (None, None, None)
+        );
+        assert_eq!(t.stepped(0..2), Some(&[5, 7][..]));
+        assert_eq!(t.stepped(1..3), None);
+    }
+
+    #[test]
+    fn counts_by_arithmetic() {
+        let t = sample();
+        // Below 5: none; below 8: 5, 7; below 10: the same; below 11: + 10;
+        // below 17: + 13, 16; below 100: all six.
+        let below = [0, 5, 6, 8, 10, 11, 16, 17, 19, 20, 100].map(|x| t.count_below(x));
+        assert_eq!(below, [0, 0, 1, 2, 2, 3, 4, 5, 5, 6, 6]);
+        assert_eq!((t.count_by(16), t.count_by(15)), (5, 4));
+        assert_eq!((t.binary_search(13), t.binary_search(14)), (Ok(3), Err(4)));
+        // Every x against a walk of the list.
+        let list = t.to_vec();
+        for x in 0..25 {
+            let want = list.iter().filter(|&&v| v < x).count();
+            assert_eq!(t.count_below(x), want, "{x}");
+            for from in 0..=want {
+                assert_eq!(t.count_below_from(from, x), want, "{x} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn min_max_over_any_range() {
+        // Waits that fall then settle: 40, 80, then 20 five times.
+        let mut w = Times::from(vec![40, 80]);
+        w.repeat(20, 0, 5);
+        let list = w.to_vec();
+        for a in 0..list.len() {
+            for b in a + 1..=list.len() {
+                let slice = &list[a..b];
+                let want = (*slice.iter().min().unwrap(), *slice.iter().max().unwrap());
+                assert_eq!(w.min_max(a..b), want, "{a}..{b}");
+            }
+        }
+    }
+
+    #[test]
+    fn json_is_the_array() {
+        assert_eq!(
+            serde_json::to_string(&sample()).unwrap(),
+            "[5,7,10,13,16,19]"
+        );
+        let back: Times = serde_json::from_str("[1,2]").unwrap();
+        assert_eq!(back, vec![1, 2]);
+    }
+}
