@@ -12,13 +12,17 @@ use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
 use crashloop_explorer::engine::simulate::{
     pod_restarts_gc, pod_restarts_stepwise, Offsets, PodRun, HOUSEKEEPING_MS, LOAD_WINDOW_MS,
 };
-use crashloop_explorer::engine::{simulate, Group, Requeue, Scenario, ScenarioSpec, Semantics};
+use crashloop_explorer::engine::{
+    node_timeline, pod_runs, simulate, Group, PodRuns, Requeue, Scenario, ScenarioSpec, Semantics,
+    Times,
+};
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::pod::parse_pod;
 use crashloop_explorer::formats::yaml;
 use crashloop_explorer::share;
 use proptest::prelude::*;
 use std::ops::RangeInclusive;
+use std::rc::Rc;
 
 fn timing() -> impl Strategy<Value = (Semantics, Requeue)> {
     prop_oneof![
@@ -205,6 +209,30 @@ proptest! {
             seed: 7,
         };
         prop_assert_eq!(pod_restarts_gc(&run), pod_restarts_stepwise(&run));
+    }
+
+    /// The node read from runs whose periodic tails are arithmetic is the
+    /// node read from the same restarts written out one by one: per-window
+    /// counts, the limiter's windows (alike ones skipped by arithmetic), the
+    /// pods by offset and every count.
+    #[test]
+    fn the_node_from_a_periodic_tail_is_the_node_from_its_restarts(
+        s in prop_oneof![node_under_limits(), scenario_spread(0..=600_000)],
+    ) {
+        let runs = pod_runs(&s);
+        let written = PodRuns {
+            groups: runs
+                .groups
+                .iter()
+                .map(|(at, waits)| {
+                    (Rc::new(Times::from(at.to_vec())), Rc::new(Times::from(waits.to_vec())))
+                })
+                .collect(),
+            // Binned again, from the restarts written out.
+            per_window: vec![],
+            ..runs.clone()
+        };
+        prop_assert_eq!(node_timeline(&s, &runs), node_timeline(&s, &written));
     }
 }
 
