@@ -6,7 +6,9 @@
 use crashloop_explorer::engine::job::JobManifest;
 use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
 use crashloop_explorer::formats::manifest::parse_job_manifest;
-use crashloop_explorer::formats::value::{from_json, from_value, to_value, Number, Value};
+use crashloop_explorer::formats::value::{
+    from_json, from_value, json_string, to_value, Number, Value,
+};
 
 fn as_serde_json(v: &Value) -> serde_json::Value {
     serde_json::to_value(v).expect("a value serializes")
@@ -130,4 +132,17 @@ fn serde_messages_are_serde_json_s() {
         .map_err(|e| e.to_string());
     assert_eq!(ours, theirs);
     assert!(ours.is_err());
+}
+
+#[test]
+fn strings_are_written_as_serde_json_writes_them() {
+    for s in [
+        "plain",
+        "q\"b\\s/",
+        "\n\r\t\u{8}\u{c}",
+        "\u{0}\u{1f}\u{7f}\u{85}",
+        "é 😀",
+    ] {
+        assert_eq!(json_string(s), serde_json::to_string(s).unwrap(), "{s:?}");
+    }
 }

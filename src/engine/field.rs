@@ -20,10 +20,22 @@ impl fmt::Display for FieldError {
 }
 
 /// Go's `%q` (`strconv.Quote`) of a string, which the API uses for string
-/// values: quotes, backslashes and control characters escaped, the rest kept.
-/// Written out rather than borrowed from `Debug`, which the release wasm
-/// builds without (`-Zfmt-debug=none`).
+/// values: quotes, backslashes and control characters escaped (`\xNN` below
+/// 0x80, else `\uNNNN`), the rest kept. Written out rather than borrowed
+/// from `Debug`, which the release wasm builds without (`-Zfmt-debug=none`).
 pub fn quoted(s: &str) -> String {
+    quote_with(s, |c, out| match c {
+        '\u{7}' => out.push_str("\\a"),
+        '\u{b}' => out.push_str("\\v"),
+        c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{:04x}", c as u32)),
+    })
+}
+
+/// `s` in double quotes with `"`, `\`, `\n`, `\t`, `\r`, `\b` and `\f`
+/// escaped as Go and JSON both write them; `other` writes any other control
+/// character (the two differ there).
+pub fn quote_with(s: &str, other: impl Fn(char, &mut String)) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -33,10 +45,9 @@ pub fn quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x80 && c.is_control() => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c.is_control() => other(c, &mut out),
             c => out.push(c),
         }
     }
@@ -154,6 +165,8 @@ mod tests {
             quoted("a\"b\\c\n\t\u{1}\u{85}é"),
             r#""a\"b\\c\n\t\x01\u0085é""#
         );
+        // Go's short forms: \a \b \f \v.
+        assert_eq!(quoted("\u{7}\u{8}\u{c}\u{b}"), r#""\a\b\f\v""#);
         assert_eq!(quoted_list(&["Always", "Never"]), r#""Always", "Never""#);
     }
 }

@@ -183,27 +183,15 @@ impl fmt::Display for Value {
 }
 
 /// A string as a JSON literal: quotes, backslashes and control characters
-/// escaped, everything else as is.
+/// escaped (those without a short form as `\u00XX`), everything else as is.
 pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    crate::engine::field::quote_with(s, |c, out| {
+        if (c as u32) < 0x20 {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
         }
-    }
-    out.push('"');
-    out
+    })
 }
 
 /// Reads JSON text (RFC 8259: one value, whitespace around it). Errors say
@@ -858,49 +846,28 @@ impl Items {
     }
 }
 
-impl ser::SerializeSeq for Items {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
+/// The four sequence-like serializers, all an `Items`.
+macro_rules! items {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Items {
+            type Ok = Value;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+                self.push(v)
+            }
+            fn end(self) -> Result<Value, Error> {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Items {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleStruct for Items {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleVariant for Items {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
-}
+items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 struct Fields {
     map: Map,
@@ -939,32 +906,24 @@ impl ser::SerializeMap for Fields {
     }
 }
 
-impl ser::SerializeStruct for Fields {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
+/// The two struct serializers, both `Fields`.
+macro_rules! fields {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Fields {
+            type Ok = Value;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), Error> {
+                self.field(key, v)
+            }
+            fn end(self) -> Result<Value, Error> {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Fields {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Result<Value, Error> {
-        self.done()
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
