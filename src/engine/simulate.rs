@@ -641,7 +641,11 @@ pub struct PodRuns {
 impl PodRuns {
     /// Roughly the memory the runs hold.
     pub fn bytes(&self) -> usize {
-        let restarts: usize = self.groups.iter().map(|(at, d)| at.len() + d.len()).sum();
+        let restarts: usize = self
+            .groups
+            .iter()
+            .map(|(at, d)| at.stored() + d.stored())
+            .sum();
         let windows: usize = self.per_window.iter().map(Vec::len).sum();
         let band = self.band.as_ref().map_or(0, |b| 3 * b.times_ms.len());
         8 * (restarts + windows + band)

@@ -37,6 +37,11 @@ impl Times {
         self.head.len() + self.tail.count
     }
 
+    /// The values held in memory: the stepped ones (a tail is three numbers).
+    pub fn stored(&self) -> usize {
+        self.head.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -266,6 +271,8 @@ mod tests {
         assert_eq!(t.iter_from(4).collect::<Vec<_>>(), [16, 19]);
         assert_eq!(t.iter_from(9).count(), 0);
         assert_eq!(t, Times::from(t.to_vec()));
+        // Held: the two stepped ones; the tail is arithmetic.
+        assert_eq!((t.stored(), Times::from(t.to_vec()).stored()), (2, 6));
         // The third to fifth (10, 13, 16) are the tail's, from 10 every 3;
         // the second to fourth are not all of it; the first two are stepped.
         assert_eq!(t.periodic(2..5), Some((10, 3)));
