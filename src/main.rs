@@ -115,8 +115,7 @@ fn main() -> std::process::ExitCode {
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{HELP}");
-        return ExitCode::SUCCESS;
+        return out(HELP);
     }
     // The figure and the prerender read no standard input.
     let command = args.first().map(String::as_str);
@@ -127,10 +126,7 @@ fn main() -> std::process::ExitCode {
             prerender(&args[1..]).map(|()| String::new())
         };
         return match done {
-            Ok(svg) => {
-                print!("{svg}");
-                ExitCode::SUCCESS
-            }
+            Ok(svg) => out(&svg),
             Err(e) => {
                 eprintln!("{e}");
                 ExitCode::from(2)
@@ -150,13 +146,29 @@ fn main() -> std::process::ExitCode {
         Some(other) => Err(format!("unknown command {}: see --help", quoted(other))),
     };
     match result {
-        Ok(json) => {
-            println!("{json}");
-            ExitCode::SUCCESS
-        }
+        Ok(json) => out(&format!("{json}\n")),
         Err(e) => {
             eprintln!("{e}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes the answer. A reader that stops early (`| head`) ends the command
+/// quietly, as Unix tools end, rather than with a panic.
+#[cfg(not(target_arch = "wasm32"))]
+fn out(text: &str) -> std::process::ExitCode {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("writing standard output: {e}");
+            std::process::ExitCode::FAILURE
         }
     }
 }

@@ -205,3 +205,28 @@ fn prerender_writes_the_first_view_into_a_built_page() {
     assert!(err.contains("has no <!-- prerender --> marker"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops early (`… | head`): the command ends quietly, not with
+/// a panic. A day at a 1 s cap is megabytes of JSON, far past a pipe's buffer.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(
+            br#"{"initialMs":25,"maxMs":1000,"horizonMs":86400000,"pods":1,"requeue":"ideal"}"#,
+        )
+        .expect("write");
+    let out = child.wait_with_output().expect("output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
