@@ -20,8 +20,9 @@ impl fmt::Display for FieldError {
 }
 
 /// Go's `%q` (`strconv.Quote`) of a string, which the API uses for string
-/// values: quotes, backslashes and control characters escaped (`\xNN` below
-/// 0x80, else `\uNNNN`), the rest kept. Written out rather than borrowed
+/// values: quotes, backslashes and control characters escaped (`\a` `\b`
+/// `\f` `\n` `\r` `\t` `\v`, else `\xNN` below 0x80 and `\uNNNN` above, as
+/// Go's src/strconv/quote.go `appendEscapedRune` writes them), the rest kept. Written out rather than borrowed
 /// from `Debug`, which the release wasm builds without (`-Zfmt-debug=none`).
 pub fn quoted(s: &str) -> String {
     quote_with(s, |c, out| match c {

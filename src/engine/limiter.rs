@@ -307,11 +307,7 @@ trait BurstTimes {
 impl BurstTimes for &[Ms] {
     #[inline(always)]
     fn count_below_from(&self, from: usize, x: Ms) -> usize {
-        let mut i = from;
-        while i < self.len() && self[i] < x {
-            i += 1;
-        }
-        i
+        super::times::walk_below(self, from, x)
     }
     #[inline(always)]
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool {

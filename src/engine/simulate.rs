@@ -169,9 +169,9 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
     // model make is of time differences, so the rest are the last one
     // shifted by one period (crash interval plus wait). They are kept as that
     // arithmetic (`Times`), neither stepped through nor written out: a 24 h
-    // horizon at a 1 s cap is 86,400 restarts. The one comparison with the clock is the housekeeping
-    // pass on its 2 s ticks: where one falls within a wait, the steps repeat
-    // only when the period is whole ticks.
+    // horizon at a 1 s cap is 86,400 restarts. The one comparison with the
+    // clock is the housekeeping pass on its 2 s ticks: where one falls within
+    // a wait, the steps repeat only when the period is whole ticks.
     let shortcut = shortcut && p.requeue == Requeue::Ideal;
     let mut previous: Option<Step> = None;
     while at.len() < MAX_RESTARTS {

@@ -71,10 +71,6 @@ impl Times {
         }
     }
 
-    pub fn first(&self) -> Option<Ms> {
-        self.get(0)
-    }
-
     pub fn last(&self) -> Option<Ms> {
         self.len().checked_sub(1).and_then(|i| self.get(i))
     }
@@ -135,14 +131,10 @@ impl Times {
     #[inline(always)]
     pub fn count_below_from(&self, from: usize, x: Ms) -> usize {
         let h = self.head.len();
-        let mut i = from.min(h);
-        while i < h && self.head[i] < x {
-            i += 1;
+        match walk_below(&self.head, from.min(h), x) {
+            i if i < h => i,
+            _ => h + self.tail_below(x),
         }
-        if i < h {
-            return i;
-        }
-        h + self.tail_below(x)
     }
 
     /// Tail values below `x`.
@@ -196,6 +188,17 @@ impl Times {
         }
         (lo, hi)
     }
+}
+
+/// How many of `values` (in order) are below `x`, the first `from` known to
+/// be: a walk on from there, as a window holds only a few.
+#[inline(always)]
+pub fn walk_below(values: &[Ms], from: usize, x: Ms) -> usize {
+    let mut i = from;
+    while i < values.len() && values[i] < x {
+        i += 1;
+    }
+    i
 }
 
 impl From<Vec<Ms>> for Times {
