@@ -1275,3 +1275,17 @@ async fn a_first_visit_shows_a_difference() {
         .unwrap()
         .is_none());
 }
+
+#[wasm_bindgen_test]
+async fn a_job_key_set_back_to_its_default_leaves_the_link() {
+    let page = Page::mount().await;
+    page.click("nav-job").await;
+    page.type_into("job-backoff-limit", "3").await;
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    let search = || -> String { web_sys::window().unwrap().location().search().unwrap() };
+    assert!(search().contains("job="), "{}", search());
+    // backoffLimit 6 is the default Job's: its keys leave the link again.
+    page.type_into("job-backoff-limit", "6").await;
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    assert!(!search().contains("job="), "{}", search());
+}
