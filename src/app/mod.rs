@@ -227,6 +227,19 @@ pub fn App(props: &AppProps) -> Html {
         ),
         |(version, config)| lazy::pod_part_link(*version, config),
     );
+    // The pod reader's "Explore … in the charts" and the audit's "show me",
+    // as text from the second wasm; the same callbacks from render to render,
+    // so that a slider move does not re-render the panels that hold them.
+    let explore_pod = use_callback(state.dispatcher(), |message: String, d| {
+        if let Some(pod) = lazy::explored(&message) {
+            d.dispatch(Action::ExplorePod(pod));
+        }
+    });
+    let load_claim = use_callback(state.dispatcher(), |message: String, d| {
+        if let Some(spec) = lazy::scenario_of(&message) {
+            d.dispatch(Action::Load(spec));
+        }
+    });
     use_url_sync(query.clone(), sync);
     // Only an iframe's page posts its height: a mounted explorer is in the
     // host's own document, where the message would reach the host itself.
@@ -351,24 +364,6 @@ pub fn App(props: &AppProps) -> Html {
         };
     }
 
-    // The pod reader's "Explore … in the charts" and the audit's "show me",
-    // as text from the second wasm.
-    let explore_pod = {
-        let d = state.dispatcher();
-        Callback::from(move |message: String| {
-            if let Some(pod) = lazy::explored(&message) {
-                d.dispatch(Action::ExplorePod(pod));
-            }
-        })
-    };
-    let load_claim = {
-        let d = state.dispatcher();
-        Callback::from(move |message: String| {
-            if let Some(spec) = lazy::scenario_of(&message) {
-                d.dispatch(Action::Load(spec));
-            }
-        })
-    };
     let body = match *view {
         View::CrashLoop => html! {
             <>
