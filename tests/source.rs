@@ -3,6 +3,11 @@
 //! anything with `Debug`; strings a message quotes go through
 //! `engine::field::quoted` (Go's `%q`). Clippy has no lint for `format!`'s
 //! Debug, hence this scan of the sources.
+//!
+//! The same scan keeps Unicode's case tables (about 24 KB of data, 14 KB of
+//! the app's gzip download) out of the wasm: nothing outside the tests
+//! changes case beyond ASCII, and no chart names its font family as text
+//! (plotters lowercases it).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::Path;
@@ -23,18 +28,32 @@ fn debug_placeholders(code: &str) -> Vec<String> {
     found
 }
 
-fn scan(dir: &Path, bad: &mut Vec<String>) {
+/// Calls that bring Unicode's case tables into the wasm.
+fn case_conversions(code: &str) -> Vec<String> {
+    const CALLS: [&str; 2] = [".to_lowercase(", ".to_uppercase("];
+    const FAMILIES: [&str; 3] = ["(\"sans-serif\",", "(\"serif\",", "(\"monospace\","];
+    CALLS
+        .iter()
+        .chain(&FAMILIES)
+        .filter(|c| code.contains(*c))
+        .map(|c| c.to_string())
+        .collect()
+}
+
+type Check = fn(&str) -> Vec<String>;
+
+fn scan(dir: &Path, check: Check, bad: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).expect("src is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
-            scan(&path, bad);
+            scan(&path, check, bad);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).expect("a source file");
             // Test modules sit at the end of their files.
             let code = text.split("#[cfg(test)]").next().unwrap_or("");
             for (n, line) in code.lines().enumerate() {
                 let line = line.split("//").next().unwrap_or("");
-                for p in debug_placeholders(line) {
+                for p in check(line) {
                     bad.push(format!("{}:{}: {p}", path.display(), n + 1));
                 }
             }
@@ -50,13 +69,40 @@ fn the_scan_sees_debug_placeholders() {
     );
 }
 
+fn scan_src(check: Check) -> Vec<String> {
+    let mut bad = vec![];
+    scan(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        check,
+        &mut bad,
+    );
+    bad
+}
+
 #[test]
 fn no_message_outside_the_tests_is_worded_with_debug() {
-    let mut bad = vec![];
-    scan(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut bad);
+    let bad = scan_src(debug_placeholders);
     assert!(
         bad.is_empty(),
         "Debug formatting outside tests:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_sees_case_conversions() {
+    assert_eq!(
+        case_conversions(r#"s.to_lowercase(); c.to_ascii_uppercase(); ("sans-serif", 12.0)"#),
+        [".to_lowercase(", "(\"sans-serif\","]
+    );
+}
+
+#[test]
+fn nothing_outside_the_tests_changes_case_beyond_ascii() {
+    let bad = scan_src(case_conversions);
+    assert!(
+        bad.is_empty(),
+        "Unicode case conversion (use the ASCII one, or FontFamily's variants):\n{}",
         bad.join("\n")
     );
 }

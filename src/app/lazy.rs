@@ -364,10 +364,12 @@ pub fn Slot(p: &SlotProps) -> Html {
     }
 }
 
+/// ASCII only (the parts' names are): `char::to_uppercase` would bring
+/// Unicode's case tables, about 12 KB, into the wasm for this one word.
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
+        .map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
         .unwrap_or_default()
 }
 

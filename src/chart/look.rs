@@ -15,6 +15,10 @@ pub(super) const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
 /// Dash (on, off) per palette index; 0 is solid.
 pub(super) const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
+/// Every label's font family. Named by the enum, not the string "sans-serif":
+/// plotters lowercases a family given as text, which would bring Unicode's
+/// case tables, about 12 KB, into the wasm.
+pub(super) const FONT: FontFamily = FontFamily::SansSerif;
 pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Where a chart's plot sits, so a pointer position maps back to data.
@@ -90,9 +94,7 @@ impl Look {
         }
     }
     pub(super) fn font(self, size: f64) -> TextStyle<'static> {
-        ("sans-serif", size * self.scale)
-            .into_font()
-            .color(&self.fg())
+        (FONT, size * self.scale).into_font().color(&self.fg())
     }
     pub(super) fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
         color.stroke_width(self.px(width))

@@ -16,10 +16,7 @@ pub struct FontText;
 
 impl MeasureText for FontText {
     fn text_size(&self, text: &str, _font: &str, size: f64) -> (u32, u32) {
-        ("sans-serif", size)
-            .into_font()
-            .box_size(text)
-            .unwrap_or((0, 0))
+        (FONT, size).into_font().box_size(text).unwrap_or((0, 0))
     }
 }
 
