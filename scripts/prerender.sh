@@ -10,4 +10,4 @@ cd "$root"
 env -u RUSTC -u RUSTC_BOOTSTRAP -u CARGO_UNSTABLE_BUILD_STD -u CARGO_BUILD_TARGET \
   -u CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS \
   cargo build --quiet --bin crashloop-explorer
-target/debug/crashloop-explorer prerender "$staging"
+"${CARGO_TARGET_DIR:-target}/debug/crashloop-explorer" prerender "$staging"

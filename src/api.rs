@@ -178,7 +178,7 @@ impl Options {
 /// The app's stylesheet, built into the wasm so that a mounted explorer
 /// needs no file beside the host page and no `<link>` the host's CSP might
 /// refuse: adopted by each shadow root (one parsed sheet for the page).
-const STYLE: &str = include_str!("../static/style.css");
+const STYLE: &str = crate::style::STYLESHEET;
 
 thread_local! {
     static SHEET: Option<web_sys::CssStyleSheet> = web_sys::CssStyleSheet::new()

@@ -1,7 +1,8 @@
 //! crashloop-explorer: a pure backoff engine (`engine`), the input formats
 //! beside it (`formats`: YAML, Job manifests, links), the charts drawn
 //! through any plotters backend (`chart`), the Yew app (`app`), exports
-//! (`export`) and the JS API (`api`).
+//! (`export`), the JS API (`api`) and the stylesheet as it ships
+//! (`style`).
 
 pub mod api;
 pub mod app;
@@ -10,6 +11,7 @@ pub mod engine;
 pub mod export;
 pub mod formats;
 pub mod inputs;
+pub mod style;
 
 /// The link codec, under the name the app and tests know.
 pub use formats::link as share;

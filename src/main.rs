@@ -303,6 +303,10 @@ fn prerender(args: &[String]) -> Result<(), String> {
     let index = dir.join("index.html");
     let page = std::fs::read_to_string(&index)
         .map_err(|e| format!("prerender: reading {}: {e}", index.display()))?;
+    let style = dir.join("style.css");
+    if !style.is_file() {
+        return Err(format!("prerender: {} is missing", style.display()));
+    }
     let (link, notices) = crashloop_explorer::share::decode(FIRST_VISIT_LINK);
     if let Some(n) = notices.first() {
         return Err(format!(
@@ -348,7 +352,11 @@ fn prerender(args: &[String]) -> Result<(), String> {
     };
     let mut out = page.clone();
     out.replace_range(at..at + PRERENDER_MARKER.len(), &view);
-    std::fs::write(&index, out).map_err(|e| format!("prerender: writing {}: {e}", index.display()))
+    std::fs::write(&index, out)
+        .map_err(|e| format!("prerender: writing {}: {e}", index.display()))?;
+    // The page's stylesheet as the wasm carries it: minified, one text.
+    std::fs::write(&style, crashloop_explorer::style::STYLESHEET)
+        .map_err(|e| format!("prerender: writing {}: {e}", style.display()))
 }
 
 /// `--flag value` pairs, in order; a flag without its value is an error.
