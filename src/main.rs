@@ -294,6 +294,7 @@ fn prerender(args: &[String]) -> Result<(), String> {
         figure_desc, prerendered_view, svg, PrerenderedChart, PRERENDER_ID, PRERENDER_MARKER,
     };
     use crashloop_explorer::inputs::{FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
+    use crashloop_explorer::style::{integrity, with_integrity};
     use std::path::Path;
 
     let [dir] = args else {
@@ -352,11 +353,14 @@ fn prerender(args: &[String]) -> Result<(), String> {
     };
     let mut out = page.clone();
     out.replace_range(at..at + PRERENDER_MARKER.len(), &view);
-    std::fs::write(&index, out)
-        .map_err(|e| format!("prerender: writing {}: {e}", index.display()))?;
-    // The page's stylesheet as the wasm carries it: minified, one text.
-    std::fs::write(&style, crashloop_explorer::style::STYLESHEET)
-        .map_err(|e| format!("prerender: writing {}: {e}", style.display()))
+    // The page's stylesheet as the wasm carries it (minified, one text), and
+    // its link's integrity to match.
+    let sheet = crashloop_explorer::style::STYLESHEET;
+    let out = with_integrity(&out, "style.css", &integrity(sheet.as_bytes()))
+        .map_err(|e| format!("prerender: {}: {e}", index.display()))?;
+    std::fs::write(&style, sheet)
+        .map_err(|e| format!("prerender: writing {}: {e}", style.display()))?;
+    std::fs::write(&index, out).map_err(|e| format!("prerender: writing {}: {e}", index.display()))
 }
 
 /// `--flag value` pairs, in order; a flag without its value is an error.

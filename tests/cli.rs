@@ -174,14 +174,16 @@ fn prerender_writes_the_first_view_into_a_built_page() {
     let index = dir.join("index.html");
     std::fs::write(
         &index,
-        "<!DOCTYPE html><html><body>\n<!-- prerender -->\n<noscript>x</noscript></body></html>",
+        "<!DOCTYPE html><html><head><link rel=\"stylesheet\" href=\"/style.css\" integrity=\"sha384-trunks\"/></head><body>\n<!-- prerender -->\n<noscript>x</noscript></body></html>",
     )
     .unwrap();
     // Trunk's copy of the stylesheet is not there yet: nothing is written.
     let (code, _, err) = run(&["prerender", dir.to_str().unwrap()], "");
     assert_eq!(code, 2);
     assert!(err.contains("style.css is missing"), "{err}");
-    assert!(std::fs::read_to_string(&index).unwrap().contains("<!-- prerender -->"));
+    assert!(std::fs::read_to_string(&index)
+        .unwrap()
+        .contains("<!-- prerender -->"));
     let style = dir.join("style.css");
     std::fs::write(&style, "/* as in static/ */\na { color: red; }\n").unwrap();
     let (code, _, err) = run(&["prerender", dir.to_str().unwrap()], "");
@@ -189,8 +191,17 @@ fn prerender_writes_the_first_view_into_a_built_page() {
     // The page's stylesheet is the one the wasm carries: minified.
     let css = std::fs::read_to_string(&style).unwrap();
     assert_eq!(css, crashloop_explorer::style::STYLESHEET);
-    assert!(css.starts_with(":host{all:initial;display:block;}"), "{css:.80}");
+    assert!(
+        css.starts_with(":host{all:initial;display:block;}"),
+        "{css:.80}"
+    );
     let page = std::fs::read_to_string(&index).unwrap();
+    // ... and the page's link to it carries that file's digest, not trunk's.
+    let sri = crashloop_explorer::style::integrity(css.as_bytes());
+    assert!(
+        page.contains(&format!(r#"href="/style.css" integrity="{sri}"/>"#)),
+        "{page:.300}"
+    );
     assert!(!page.contains("<!-- prerender -->"));
     assert!(page.contains(r#"<main class="app prerendered" id="prerender" aria-busy="true">"#));
     // The four headline figures, labelled as the app labels them.

@@ -4,7 +4,7 @@
 //! `engine::field::quoted` (Go's `%q`). Clippy has no lint for `format!`'s
 //! Debug, hence this scan of the sources.
 //!
-//! The same scan keeps Unicode's case tables (about 24 KB of data, 14 KB of
+//! The same scan keeps Unicode's case tables (about 25 KB of data, 14 KB of
 //! the app's gzip download) out of the wasm: nothing outside the tests
 //! changes case beyond ASCII, and no chart names its font family as text
 //! (plotters lowercases it).
