@@ -109,9 +109,10 @@ ensure_cargo_tool() { # binary version crate [extra cargo install flags]
 ensure_wasm_opt() {
   if "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -qw "version $WASM_OPT_VERSION" &&
     [ -f "$ROOT/node_modules/playwright-core/package.json" ] &&
-    [ -f "$ROOT/node_modules/axe-core/package.json" ]; then return 0; fi
+    [ -f "$ROOT/node_modules/axe-core/package.json" ] &&
+    [ -x "$ROOT/node_modules/.bin/terser" ]; then return 0; fi
   command -v npm >/dev/null || apt_install nodejs npm
-  say "installing wasm-opt $WASM_OPT_VERSION (npm package binaryen), playwright-core and axe-core into node_modules/"
+  say "installing wasm-opt $WASM_OPT_VERSION (npm package binaryen), terser, playwright-core and axe-core into node_modules/"
   (cd "$ROOT" && npm ci --no-audit --no-fund)
 }
 
