@@ -241,7 +241,7 @@ pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart
 pub fn kubelet_configuration_yaml(c: &KubeletConfig) -> String {
     let mut y =
         String::from("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
-    let gates: Vec<(&String, &bool)> = c
+    let gates: Vec<(&str, bool)> = c
         .feature_gates
         .iter()
         .filter(|(g, _)| {

@@ -2,7 +2,6 @@
 //! backoff curve a node uses, as the KEPs describe it or as the kubelet does it
 //! (1.31 to 1.37).
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -179,13 +178,86 @@ pub struct CrashLoopBackOffConfig {
     pub max_container_restart_period: Option<String>,
 }
 
+/// `featureGates`: gate names and their values, in name order, one entry a
+/// name (the last wins when a map names a gate twice), as a `BTreeMap` would
+/// hold them. A sorted list: a configuration names a handful of gates, and a
+/// `BTreeMap<String, bool>` brought about 6 KB of code into each wasm.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FeatureGates(Vec<(String, bool)>);
+
+impl FeatureGates {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(g, _)| g.as_str().cmp(name))
+    }
+
+    pub fn get(&self, name: &str) -> Option<bool> {
+        self.find(name).ok().map(|i| self.0[i].1)
+    }
+
+    /// Sets a gate; its value before, if it was set.
+    pub fn insert(&mut self, name: String, on: bool) -> Option<bool> {
+        match self.find(&name) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, on)),
+            Err(i) => {
+                self.0.insert(i, (name, on));
+                None
+            }
+        }
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, bool) -> bool) {
+        self.0.retain(|(g, on)| keep(g, *on));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
+        self.0.iter().map(|(g, on)| (g.as_str(), *on))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.iter().map(|(g, _)| g)
+    }
+}
+
+impl Serialize for FeatureGates {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for FeatureGates {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Gates;
+        impl<'de> serde::de::Visitor<'de> for Gates {
+            type Value = FeatureGates;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<FeatureGates, A::Error> {
+                let mut gates = FeatureGates::default();
+                while let Some((name, on)) = map.next_entry::<String, bool>()? {
+                    gates.insert(name, on);
+                }
+                Ok(gates)
+            }
+        }
+        deserializer.deserialize_map(Gates)
+    }
+}
+
 /// The parts of a `KubeletConfiguration` that decide the restart curve.
 /// Other KubeletConfiguration fields are accepted and ignored.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KubeletConfig {
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub feature_gates: BTreeMap<String, bool>,
+    #[serde(default, skip_serializing_if = "FeatureGates::is_empty")]
+    pub feature_gates: FeatureGates,
     #[serde(default)]
     pub crash_loop_back_off: CrashLoopBackOffConfig,
     /// Unset: the scenario's model, or `kubelet` on its own.
@@ -267,7 +339,6 @@ impl KubeletConfig {
     pub fn gate(&self, name: &str) -> bool {
         self.feature_gates
             .get(name)
-            .copied()
             .unwrap_or(match self.semantics() {
                 Semantics::Kep => false,
                 Semantics::Kubelet => self.kubelet_version().gate_default(name).unwrap_or(false),
@@ -422,4 +493,49 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
         notes,
         warnings,
     })
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Read and written as the `BTreeMap<String, bool>` it replaced: in name
+    /// order, the last of a repeated name, serde's words for a wrong value.
+    #[test]
+    fn feature_gates_read_and_write_as_a_map() {
+        let text = r#"{"Zeta": true, "Alpha": false, "Zeta": false, "Mid": true}"#;
+        let gates: FeatureGates = serde_json::from_str(text).unwrap();
+        let map: BTreeMap<String, bool> = serde_json::from_str(text).unwrap();
+        let written = serde_json::to_string(&gates).unwrap();
+        assert_eq!(written, r#"{"Alpha":false,"Mid":true,"Zeta":false}"#);
+        assert_eq!(written, serde_json::to_string(&map).unwrap());
+        assert_eq!(gates.keys().collect::<Vec<_>>(), ["Alpha", "Mid", "Zeta"]);
+        for bad in [r#"{"A": 1}"#, "[]", r#"{"A": null}"#] {
+            assert_eq!(
+                serde_json::from_str::<FeatureGates>(bad)
+                    .unwrap_err()
+                    .to_string(),
+                serde_json::from_str::<BTreeMap<String, bool>>(bad)
+                    .unwrap_err()
+                    .to_string(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn feature_gates_set_get_and_keep() {
+        let mut gates = FeatureGates::default();
+        assert!(gates.is_empty());
+        assert_eq!(gates.insert("B".into(), true), None);
+        assert_eq!(gates.insert("A".into(), true), None);
+        assert_eq!(gates.insert("B".into(), false), Some(true));
+        assert_eq!(
+            (gates.get("A"), gates.get("B"), gates.get("C")),
+            (Some(true), Some(false), None)
+        );
+        gates.retain(|name, on| name == "A" || on);
+        assert_eq!(gates.iter().collect::<Vec<_>>(), [("A", true)]);
+    }
 }

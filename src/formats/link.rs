@@ -480,7 +480,7 @@ fn some<T>(v: Option<T>, show: impl FnOnce(T) -> String) -> Vec<String> {
 
 fn gate_value(page: &Page, gate: &str) -> Vec<String> {
     some(page.inputs.config.feature_gates.get(gate), |on| {
-        if *on { "1" } else { "0" }.to_owned()
+        if on { "1" } else { "0" }.to_owned()
     })
 }
 
