@@ -125,12 +125,24 @@ const browser = await launchChromium();
 const rows = [];
 for (const s of scenarios) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  // A page that logs an error (a stylesheet its integrity refused, say) is
+  // not the app as users get it: its figures would mislead, so none are given.
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const refuseBroken = () => {
+    if (errors.length === 0) return;
+    console.error(`${s.name}: the page logged errors, so it is not measured:\n  ${errors.join("\n  ")}`);
+    process.exit(1);
+  };
   await page.addInitScript(installAfterPaint);
   await page.goto(base + s.url);
   const first = await firstChart(page);
+  refuseBroken();
   await page.waitForTimeout(300);
   const perInput = await work(page, s);
   const latency = await drag(page, s);
+  refuseBroken();
   rows.push({ name: s.name, first, perInput, latency });
   await page.close();
 }
