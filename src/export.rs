@@ -237,17 +237,18 @@ pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart
     html
 }
 
+/// The gates set that decide the curve, in name order (others are not written out).
+fn curve_gates(c: &KubeletConfig) -> impl Iterator<Item = (&str, bool)> {
+    c.feature_gates.iter().filter(|(g, _)| {
+        *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX
+    })
+}
+
 /// The KubeletConfiguration a node needs for this configuration.
 pub fn kubelet_configuration_yaml(c: &KubeletConfig) -> String {
     let mut y =
         String::from("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
-    let gates: Vec<(&str, bool)> = c
-        .feature_gates
-        .iter()
-        .filter(|(g, _)| {
-            *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX
-        })
-        .collect();
+    let gates: Vec<(&str, bool)> = curve_gates(c).collect();
     if !gates.is_empty() {
         y.push_str("featureGates:\n");
         for (g, on) in gates {
@@ -266,13 +267,6 @@ pub fn kubelet_configuration_yaml(c: &KubeletConfig) -> String {
 
 /// The same gates as the kubelet's `--feature-gates` flag (the max period has no flag).
 pub fn feature_gates_flag(c: &KubeletConfig) -> Option<String> {
-    let gates: Vec<String> = c
-        .feature_gates
-        .iter()
-        .filter(|(g, _)| {
-            *g == REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY || *g == KUBELET_CRASH_LOOP_BACK_OFF_MAX
-        })
-        .map(|(g, on)| format!("{g}={on}"))
-        .collect();
+    let gates: Vec<String> = curve_gates(c).map(|(g, on)| format!("{g}={on}")).collect();
     (!gates.is_empty()).then(|| format!("--feature-gates={}", gates.join(",")))
 }

@@ -69,24 +69,20 @@ fn the_scan_sees_debug_placeholders() {
     );
 }
 
-fn scan_src(check: Check) -> Vec<String> {
+/// Fails, naming every place, where `check` finds something in src.
+fn assert_src_clean(check: Check, what: &str) {
     let mut bad = vec![];
     scan(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
         check,
         &mut bad,
     );
-    bad
+    assert!(bad.is_empty(), "{what}:\n{}", bad.join("\n"));
 }
 
 #[test]
 fn no_message_outside_the_tests_is_worded_with_debug() {
-    let bad = scan_src(debug_placeholders);
-    assert!(
-        bad.is_empty(),
-        "Debug formatting outside tests:\n{}",
-        bad.join("\n")
-    );
+    assert_src_clean(debug_placeholders, "Debug formatting outside tests");
 }
 
 #[test]
@@ -99,10 +95,8 @@ fn the_scan_sees_case_conversions() {
 
 #[test]
 fn nothing_outside_the_tests_changes_case_beyond_ascii() {
-    let bad = scan_src(case_conversions);
-    assert!(
-        bad.is_empty(),
-        "Unicode case conversion (use the ASCII one, or FontFamily's variants):\n{}",
-        bad.join("\n")
+    assert_src_clean(
+        case_conversions,
+        "Unicode case conversion (use the ASCII one, or FontFamily's variants)",
     );
 }

@@ -49,9 +49,7 @@ impl CanvasText {
             current.push_str(font);
         }
     }
-}
 
-impl CanvasText {
     /// On a canvas that is never shown, for the SVG export.
     pub fn offscreen() -> Option<Self> {
         let canvas = web_sys::window()?
@@ -62,6 +60,16 @@ impl CanvasText {
             .ok()?;
         context_2d(&canvas).map(Self::new)
     }
+}
+
+/// Whether `value` differs from the state last set (`last`), which it then
+/// becomes: a context property is set only when it changes.
+fn changed<T: PartialEq>(last: &mut Option<T>, value: T) -> bool {
+    if last.as_ref() == Some(&value) {
+        return false;
+    }
+    *last = Some(value);
+    true
 }
 
 impl MeasureText for CanvasText {
@@ -267,25 +275,22 @@ impl DrawingBackend for Canvas {
             VPos::Center => "middle",
             VPos::Bottom => "bottom",
         };
-        if self.baseline != Some(baseline) {
+        if changed(&mut self.baseline, baseline) {
             self.context.set_text_baseline(baseline);
-            self.baseline = Some(baseline);
         }
         let align = match anchor.h_pos {
             HPos::Left => "start",
             HPos::Right => "end",
             HPos::Center => "center",
         };
-        if self.align != Some(align) {
+        if changed(&mut self.align, align) {
             self.context.set_text_align(align);
-            self.align = Some(align);
         }
         let fill = (color.rgb, color.alpha.to_bits());
-        if self.fill != Some(fill) {
+        if changed(&mut self.fill, fill) {
             let (r, g, b) = color.rgb;
             self.context
                 .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
-            self.fill = Some(fill);
         }
         self.text.set_font(&css_font(style));
         let quarter_turns = match style.transform() {
