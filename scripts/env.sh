@@ -80,14 +80,23 @@ with_wasm_env() {
 # smaller code where it has one (`optimize_for_size`: 245.2 → 238.6 KB). On
 # Debian's rustc-web route the release build is the plain one. Only release
 # builds: a failing browser test keeps its message.
+#
+# std's own dependencies are fetched first: trunk builds offline, and a
+# fresh machine's cargo has never downloaded them (seen: "no matching package
+# named `moto-rt`" right after rust-src was added).
 with_release_env() {
-  if [ "${WASM_MODE:-}" = rustup ] && ensure_rust_src; then
-    env RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-      CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
-      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none" "$@"
+  if [ "${WASM_MODE:-}" = rustup ] && ensure_rust_src &&
+    std_rebuild_env cargo fetch --quiet --target wasm32-unknown-unknown; then
+    std_rebuild_env "$@"
   else
     with_wasm_env "$@"
   fi
+}
+
+std_rebuild_env() {
+  env RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+    CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none" "$@"
 }
 
 ensure_rust_src() {
