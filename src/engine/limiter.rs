@@ -267,6 +267,8 @@ struct Stepped<U> {
     before: Bucket<U>,
     after: Bucket<U>,
     window: Window<U>,
+    /// The window's whole requests admitted and longest wait.
+    out: (u64, Ms),
 }
 
 /// Runs the windows. With `repeat`, a window alike a window stepped through
@@ -293,8 +295,8 @@ fn run<U: Units>(
 
 /// Burst times as `run_over` reads them, window by window.
 trait BurstTimes {
-    /// How many are below `x`, the first `from` being below it.
-    fn count_below_from(&self, from: usize, x: Ms) -> usize;
+    /// How many are below each of bounds that never fall.
+    fn below_rising(&self) -> impl FnMut(Ms) -> usize + '_;
     /// Whether those in `range` (as many as the pattern's bursts) fall at
     /// the pattern's offsets from `start`.
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool;
@@ -306,8 +308,12 @@ trait BurstTimes {
 
 impl BurstTimes for &[Ms] {
     #[inline(always)]
-    fn count_below_from(&self, from: usize, x: Ms) -> usize {
-        super::times::walk_below(self, from, x)
+    fn below_rising(&self) -> impl FnMut(Ms) -> usize + '_ {
+        let mut from = 0;
+        move |x| {
+            from = super::times::walk_below(self, from, x);
+            from
+        }
     }
     #[inline(always)]
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool {
@@ -329,8 +335,9 @@ impl BurstTimes for &[Ms] {
 
 impl BurstTimes for &Times {
     #[inline(always)]
-    fn count_below_from(&self, from: usize, x: Ms) -> usize {
-        Times::count_below_from(self, from, x)
+    fn below_rising(&self) -> impl FnMut(Ms) -> usize + '_ {
+        let mut below = Times::below_rising(self);
+        move |x| below.below(x)
     }
     #[inline(always)]
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool {
@@ -372,6 +379,17 @@ fn run_over<U: Units, T: BurstTimes>(
     let whole = |x: U| x.try_into().unwrap_or(u64::MAX);
     let zero = U::default();
     let rate = U::from(u64::from(qps)) * (scale / U::from(1000));
+    let half = scale / U::from(2);
+    // The longest wait behind a queue, to the millisecond above.
+    let wait = |max_backlog: U| {
+        if max_backlog == zero {
+            0
+        } else if rate == zero {
+            Ms::MAX
+        } else {
+            whole((max_backlog + rate - U::from(1)) / rate)
+        }
+    };
     let mut bucket = Bucket {
         rate,
         burst: U::from(u64::from(burst)) * scale,
@@ -379,18 +397,26 @@ fn run_over<U: Units, T: BurstTimes>(
         backlog: zero,
     };
     let n = a.flow_per_window.len();
-    let (mut admitted, mut delays) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    // Written in place: at opt-level "z" a push per window is a call.
+    let (mut admitted, mut delays) = (vec![0; n], vec![0; n]);
     let count = |k: usize| U::from(counts.get(k).or(counts.first()).copied().unwrap_or(0)) * scale;
     let mut from = 0;
+    let mut below = times.below_rising();
     let mut pattern = Pattern::default();
     let mut stepped: Option<Stepped<U>> = None;
+    // Units per millisecond of a window's flow request, for the length last
+    // seen: windows are all one length but the last, so it is divided once.
+    let mut per_ms = (0, zero);
     for (i, &flow) in a.flow_per_window.iter().enumerate() {
         let (start, end) = a.span(i);
         let last = i + 1 == n;
-        let inflow = U::from(flow) * (scale / U::from(end - start));
+        if per_ms.0 != end - start {
+            per_ms = (end - start, scale / U::from(end - start));
+        }
+        let inflow = U::from(flow) * per_ms.1;
         // Restarts are in time order: those before the window's end, less
         // those counted already (arithmetic on a periodic tail).
-        let k = times.count_below_from(from, if last { end + 1 } else { end }) - from;
+        let k = below(if last { end + 1 } else { end }) - from;
         let here = from..from + k;
         from += k;
         let known = stepped.as_ref().filter(|s| {
@@ -407,10 +433,12 @@ fn run_over<U: Units, T: BurstTimes>(
                         .zip(here.clone())
                         .all(|(&(_, c), j)| c == count(j)))
         });
-        let w = match known {
+        // A window alike one stepped through admits as many; only a longer
+        // queue's wait is worked out again (no division per window).
+        let (whole_admitted, delay) = match known {
             Some(s) if s.before == bucket => {
                 bucket = s.after;
-                s.window.clone()
+                s.out
             }
             Some(s)
                 if !s.window.emptied
@@ -419,10 +447,7 @@ fn run_over<U: Units, T: BurstTimes>(
             {
                 let longer = bucket.backlog - s.before.backlog;
                 bucket.backlog = s.after.backlog + longer;
-                Window {
-                    max_backlog: s.window.max_backlog + longer,
-                    ..s.window.clone()
-                }
+                (s.out.0, wait(s.window.max_backlog + longer))
             }
             _ => {
                 pattern.length = end - start;
@@ -449,6 +474,8 @@ fn run_over<U: Units, T: BurstTimes>(
                 if pattern.length > t {
                     bucket.advance(U::from(pattern.length - t), pattern.inflow, &mut w);
                 }
+                // Whole requests, halves up.
+                let out = (whole((w.admitted + half) / scale), wait(w.max_backlog));
                 // Updated in place, the pattern's buffer swapped for the old
                 // one's (reused, not reallocated): a window stepped is not a
                 // struct moved (opt-level "z" copies those byte by byte).
@@ -460,29 +487,24 @@ fn run_over<U: Units, T: BurstTimes>(
                         s.pattern.step = pattern.step;
                         s.before = before;
                         s.after = bucket;
-                        s.window = w.clone();
+                        s.window = w;
+                        s.out = out;
                     }
                     None => {
                         stepped = Some(Stepped {
                             pattern: std::mem::take(&mut pattern),
                             before,
                             after: bucket,
-                            window: w.clone(),
+                            window: w,
+                            out,
                         })
                     }
                 }
-                w
+                out
             }
         };
-        // Whole requests, halves up; the longest wait, to the millisecond above.
-        admitted.push(whole((w.admitted + scale / U::from(2)) / scale));
-        delays.push(if w.max_backlog == zero {
-            0
-        } else if rate == zero {
-            Ms::MAX
-        } else {
-            whole((w.max_backlog + rate - U::from(1)) / rate)
-        });
+        admitted[i] = whole_admitted;
+        delays[i] = delay;
     }
     (admitted, delays)
 }

@@ -694,17 +694,23 @@ fn windows_of(horizon: Ms) -> usize {
 
 /// Restarts in each of `n` load windows (the last takes any later ones):
 /// each window counts on from where the last stopped, and a periodic tail by
-/// arithmetic (`Times::count_below_from`), so no restart of it is visited (a
+/// arithmetic (`Times::below_rising`), so no restart of it is visited (a
 /// day at a 1 s cap is 86,400).
 fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
-    let mut own = Vec::with_capacity(n);
+    // Written in place: at opt-level "z" a push per window is a call.
+    let mut own = vec![0; n.max(1)];
+    let mut below = restarts.below_rising();
     let mut before = 0;
-    for w in 1..n as Ms {
-        let k = restarts.count_below_from(before, w * LOAD_WINDOW_MS);
-        own.push((k - before) as u64);
+    let mut end = 0;
+    for slot in own.iter_mut() {
+        end += LOAD_WINDOW_MS;
+        let k = below.below(end);
+        *slot = (k - before) as u64;
         before = k;
     }
-    own.push((restarts.len() - before) as u64);
+    if let Some(last) = own.last_mut() {
+        *last += (restarts.len() - before) as u64;
+    }
     own
 }
 

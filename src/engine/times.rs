@@ -126,14 +126,14 @@ impl Times {
         h + self.tail_below(x)
     }
 
-    /// `count_below(x)` when the first `from` values are known to be below
-    /// `x`: walks on from there (a window holds a few), arithmetic on the tail.
-    #[inline(always)]
-    pub fn count_below_from(&self, from: usize, x: Ms) -> usize {
-        let h = self.head.len();
-        match walk_below(&self.head, from.min(h), x) {
-            i if i < h => i,
-            _ => h + self.tail_below(x),
+    /// Counts below bounds that never fall (window ends), as `count_below`
+    /// says, with no division per bound on the tail.
+    pub fn below_rising(&self) -> Below<'_> {
+        Below {
+            times: self,
+            stepped: 0,
+            tail: None,
+            rise: (0, 0, 0),
         }
     }
 
@@ -207,6 +207,59 @@ impl From<Vec<Ms>> for Times {
             head,
             tail: Tail::default(),
         }
+    }
+}
+
+/// `Times::below_rising`: walks the stepped values on from the last bound
+/// and keeps the tail's position as a quotient and remainder of its step, so
+/// a bound that rises as much as the one before (a window) costs additions:
+/// a 64-bit division per window was most of a day's node timeline.
+pub struct Below<'a> {
+    times: &'a Times,
+    /// Stepped values below the last bound.
+    stepped: usize,
+    /// The last bound past the tail's first value: the bound, and its
+    /// distance from that value in whole steps and the remainder.
+    tail: Option<(Ms, Ms, Ms)>,
+    /// The last rise of the bound, in whole steps and the remainder.
+    rise: (Ms, Ms, Ms),
+}
+
+impl Below<'_> {
+    /// How many values are below `x`, which is no lower than the last bound.
+    #[inline(always)]
+    pub fn below(&mut self, x: Ms) -> usize {
+        let head = &self.times.head;
+        self.stepped = walk_below(head, self.stepped, x);
+        if self.stepped < head.len() {
+            return self.stepped;
+        }
+        let Tail { first, step, count } = self.times.tail;
+        if count == 0 || x <= first {
+            return head.len();
+        }
+        if step == 0 {
+            return head.len() + count;
+        }
+        let (q, r) = match self.tail {
+            Some((last, q, r)) => {
+                let by = x - last;
+                if by != self.rise.0 {
+                    self.rise = (by, by / step, by % step);
+                }
+                let (q, r) = (q + self.rise.1, r + self.rise.2);
+                if r >= step {
+                    (q + 1, r - step)
+                } else {
+                    (q, r)
+                }
+            }
+            None => ((x - first) / step, (x - first) % step),
+        };
+        self.tail = Some((x, q, r));
+        // The k ≥ 0 with first + k·step < x: ⌈(x − first) / step⌉ of them.
+        let k = q + Ms::from(r > 0);
+        head.len() + usize::try_from(k).map_or(count, |k| k.min(count))
     }
 }
 
@@ -302,8 +355,38 @@ mod tests {
         for x in 0..25 {
             let want = list.iter().filter(|&&v| v < x).count();
             assert_eq!(t.count_below(x), want, "{x}");
-            for from in 0..=want {
-                assert_eq!(t.count_below_from(from, x), want, "{x} from {from}");
+        }
+    }
+
+    // Rising bounds, counted on from the last: 4 s windows over 5, 7, then
+    // 10, 13, 16, 19: below 4 none, below 8 two, below 12 + 10, below 16
+    // + 13, below 20 + 16, 19. Rises that change and repeat: below 3 none,
+    // 11 three, 11 again three, 18 five, 40 all six.
+    #[test]
+    fn counts_below_rising_bounds() {
+        let t = sample();
+        let mut windows = t.below_rising();
+        assert_eq!(
+            [4, 8, 12, 16, 20].map(|x| windows.below(x)),
+            [0, 2, 3, 4, 6]
+        );
+        let mut uneven = t.below_rising();
+        assert_eq!(
+            [3, 11, 11, 18, 40].map(|x| uneven.below(x)),
+            [0, 3, 3, 5, 6]
+        );
+        // Every start and stride against count_below, over a tail of a step
+        // of 0 too.
+        let mut flat = Times::from(vec![2]);
+        flat.repeat(6, 0, 3);
+        for t in [t, flat] {
+            for start in 0..8 {
+                for stride in 0..9 {
+                    let mut b = t.below_rising();
+                    for x in (0..12).map(|k| start + k * stride) {
+                        assert_eq!(b.below(x), t.count_below(x), "{start}+{stride}: {x}");
+                    }
+                }
             }
         }
     }
