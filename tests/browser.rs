@@ -137,8 +137,16 @@ impl Page {
         settle().await;
     }
 
-    /// A fingerprint of the canvas pixels.
+    /// A fingerprint of the chart as it stands: a chart out of sight draws
+    /// when its pixels are read, as for a PNG download.
     fn pixels(&self, id: &str) -> u64 {
+        let canvas: HtmlCanvasElement = self.get(id).dyn_into().expect("a <canvas>");
+        crashloop_explorer::app::charts::draw_now(&canvas);
+        self.pixels_as_drawn(id)
+    }
+
+    /// A fingerprint of the canvas pixels as they are.
+    fn pixels_as_drawn(&self, id: &str) -> u64 {
         let canvas: HtmlCanvasElement = self.get(id).dyn_into().expect("a <canvas>");
         let ctx: CanvasRenderingContext2d = canvas
             .get_context("2d")
@@ -412,6 +420,44 @@ async fn the_client_rate_limit_binds() {
     assert_eq!(page.text("qps-value"), "5");
     assert!(page.number("sum-queue") > 100, "{}", page.text("sum-queue"));
     assert_ne!(page.pixels("chart-load"), load);
+}
+
+// A chart far out of sight is not redrawn on every input, but once it
+// comes near: the load chart, below the page's first screens, keeps its
+// pixels through a pods move and shows the move when scrolled to.
+#[wasm_bindgen_test]
+async fn a_chart_out_of_sight_draws_when_it_comes_near() {
+    let page = Page::mount_ideal().await;
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    settle().await;
+    let canvas = page.get("chart-load");
+    let sight = window.inner_height().unwrap().as_f64().unwrap();
+    let top = canvas.get_bounding_client_rect().top();
+    assert!(
+        top > 1.6 * sight,
+        "the load chart is near sight ({top} px, viewport {sight} px)"
+    );
+    let before = page.pixels_as_drawn("chart-load");
+    let requests = page.text("head-requests-5m");
+    page.type_into("pods", "200").await;
+    assert_ne!(
+        page.text("head-requests-5m"),
+        requests,
+        "the move changed the figures"
+    );
+    assert_eq!(
+        page.pixels_as_drawn("chart-load"),
+        before,
+        "redrawn out of sight"
+    );
+    canvas.scroll_into_view();
+    settle().await;
+    let after = page.pixels_as_drawn("chart-load");
+    assert_ne!(after, before, "not redrawn when near");
+    // Nothing waits any more: reading the pixels draws nothing new.
+    assert_eq!(page.pixels("chart-load"), after);
+    window.scroll_to_with_x_and_y(0.0, 0.0);
 }
 
 #[wasm_bindgen_test]

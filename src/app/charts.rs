@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
-use super::hooks::observe_resize;
+use super::hooks::{observe_near, observe_resize};
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -20,6 +20,40 @@ use crate::engine::Timeline;
 
 /// Rows a "show data" table lists before it stops.
 const TABLE_ROWS: usize = 200;
+
+/// A chart's drawing, as it stands.
+type Drawing = Rc<dyn Fn()>;
+
+thread_local! {
+    /// The drawings of charts out of sight, the latest of each: a chart
+    /// far from the viewport is not drawn on every input (a pods move redrew
+    /// the load chart two screens down, ~2 ms a move), but when it comes
+    /// near sight or its pixels are read (`draw_now`).
+    static WAITING: std::cell::RefCell<Vec<(HtmlCanvasElement, Drawing)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets `canvas`'s waiting drawing (`None`: none waits any more).
+fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
+    WAITING.with_borrow_mut(|w| {
+        w.retain(|(c, _)| c != canvas);
+        if let Some(draw) = draw {
+            w.push((canvas.clone(), draw));
+        }
+    });
+}
+
+/// Draws `canvas`'s chart now if its drawing waits: before its pixels are
+/// read (a PNG download), so that they are the chart's as it stands.
+pub fn draw_now(canvas: &HtmlCanvasElement) {
+    let waiting = WAITING.with_borrow_mut(|w| {
+        let i = w.iter().position(|(c, _)| c == canvas)?;
+        Some(w.swap_remove(i).1)
+    });
+    if let Some(draw) = waiting {
+        draw();
+    }
+}
 
 /// Sets a canvas's CSS size through the CSSOM (the CSP allows no inline styles).
 pub fn size_canvas(canvas: &HtmlCanvasElement, width: u32, height: u32) {
@@ -263,13 +297,38 @@ pub fn Chart(p: &ChartProps) -> Html {
         _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
     };
     let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
+    // Whether the chart is near sight; until the first report, it is.
+    let near = use_mut_ref(|| true);
+    {
+        let (figure, canvas, near) = (figure.clone(), canvas.clone(), near.clone());
+        use_effect_with((), move |_| {
+            let element = canvas.cast::<HtmlCanvasElement>();
+            let guard = figure.cast::<Element>().map(|observed| {
+                let element = element.clone();
+                observe_near(&observed, move |is_near| {
+                    *near.borrow_mut() = is_near;
+                    if let (true, Some(c)) = (is_near, &element) {
+                        draw_now(c);
+                    }
+                })
+            });
+            move || {
+                drop(guard);
+                if let Some(c) = element {
+                    set_waiting(&c, None);
+                }
+            }
+        });
+    }
     {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
         let state = state.clone();
-        // Drawn at the next animation frame: inputs that arrive within one
-        // frame cost one drawing.
+        let near = *near.borrow();
+        // Near sight, drawn at the next animation frame: inputs that arrive
+        // within one frame cost one drawing. Out of sight, it waits.
         use_effect_with(inputs, move |_| {
-            let frame = request_animation_frame(move |_| {
+            let element = canvas.cast::<HtmlCanvasElement>();
+            let draw: Drawing = Rc::new(move || {
                 draw_chart(
                     &canvas,
                     kind,
@@ -280,6 +339,18 @@ pub fn Chart(p: &ChartProps) -> Html {
                     &axes,
                 )
             });
+            let frame = match element {
+                Some(c) if !near => {
+                    set_waiting(&c, Some(draw));
+                    None
+                }
+                _ => {
+                    if let Some(c) = &element {
+                        set_waiting(c, None);
+                    }
+                    Some(request_animation_frame(move |_| draw()))
+                }
+            };
             // Dropping the frame's handle cancels a drawing not yet done.
             move || drop(frame)
         });

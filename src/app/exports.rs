@@ -113,7 +113,10 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                 .flatten()
                 .and_then(|app| app.query_selector(&format!("#{canvas_id}")).ok().flatten())
                 .and_then(|el| el.dyn_into::<HtmlCanvasElement>().ok())
-                .and_then(|canvas| canvas.to_data_url().ok())
+                .and_then(|canvas| {
+                    super::charts::draw_now(&canvas);
+                    canvas.to_data_url().ok()
+                })
                 .unwrap_or_default()
         });
         let stem = c.file_stem();

@@ -6,7 +6,7 @@ use crate::inputs::Theme;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, ResizeObserver};
+use web_sys::{Element, IntersectionObserver, ResizeObserver};
 use yew::prelude::*;
 
 /// Calls back whenever an element changes size, until dropped.
@@ -20,6 +20,50 @@ impl Drop for ResizeGuard {
         if let Some(o) = &self.observer {
             o.disconnect();
         }
+    }
+}
+
+/// Calls back whenever an element comes near sight or leaves it, until dropped.
+pub struct NearGuard {
+    observer: Option<IntersectionObserver>,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Drop for NearGuard {
+    fn drop(&mut self) {
+        if let Some(o) = &self.observer {
+            o.disconnect();
+        }
+    }
+}
+
+/// How far from sight an element counts as near: half a viewport above and
+/// below, so that what scrolls into view was drawn a moment before.
+const NEAR_MARGIN: &str = "50% 0px";
+
+/// Observes whether `target` is within `NEAR_MARGIN` of the viewport;
+/// `on_change` gets the answer when the observation starts and whenever it
+/// changes (as IntersectionObserver reports).
+pub fn observe_near(target: &Element, mut on_change: impl FnMut(bool) + 'static) -> NearGuard {
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        // The latest entry is the element's state now.
+        if let Ok(entry) = entries
+            .at(-1)
+            .dyn_into::<web_sys::IntersectionObserverEntry>()
+        {
+            on_change(entry.is_intersecting());
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(NEAR_MARGIN);
+    let observer =
+        IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options).ok();
+    if let Some(o) = &observer {
+        o.observe(target);
+    }
+    NearGuard {
+        observer,
+        _callback: callback,
     }
 }
 

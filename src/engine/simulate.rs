@@ -807,15 +807,13 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             ),
         });
     }
-    let fluid: Vec<u64> = spread_restarts_per_window
-        .iter()
-        .map(|n| n * per_restart)
-        .collect();
-    let node_requests_per_window: Vec<u64> = restarts_per_window
-        .iter()
-        .zip(&fluid)
-        .map(|(n, f)| n * per_restart + f)
-        .collect();
+    // Restarts become requests in place: a day is 8,640 windows a list.
+    let mut fluid = spread_restarts_per_window;
+    fluid.iter_mut().for_each(|n| *n *= per_restart);
+    let mut node_requests_per_window = restarts_per_window;
+    for (n, f) in node_requests_per_window.iter_mut().zip(&fluid) {
+        *n = *n * per_restart + f;
+    }
     let api = limiter::admit(
         &bursts,
         &fluid,
