@@ -424,7 +424,8 @@ async fn the_client_rate_limit_binds() {
 
 // A chart far out of sight is not redrawn on every input, but once it
 // comes near: the load chart, below the page's first screens, keeps its
-// pixels through a pods move and shows the move when scrolled to.
+// pixels through a pods move and shows the move when scrolled to, or when
+// the page is about to be printed.
 #[wasm_bindgen_test]
 async fn a_chart_out_of_sight_draws_when_it_comes_near() {
     let page = Page::mount_ideal().await;
@@ -457,7 +458,23 @@ async fn a_chart_out_of_sight_draws_when_it_comes_near() {
     assert_ne!(after, before, "not redrawn when near");
     // Nothing waits any more: reading the pixels draws nothing new.
     assert_eq!(page.pixels("chart-load"), after);
+    // Out of sight again, a move waits until the page is printed.
     window.scroll_to_with_x_and_y(0.0, 0.0);
+    settle().await;
+    page.type_into("pods", "120").await;
+    assert_eq!(
+        page.pixels_as_drawn("chart-load"),
+        after,
+        "redrawn out of sight"
+    );
+    window
+        .dispatch_event(&Event::new("beforeprint").unwrap())
+        .unwrap();
+    assert_ne!(
+        page.pixels_as_drawn("chart-load"),
+        after,
+        "printed as it was"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
-use super::hooks::{observe_near, observe_resize};
+use super::hooks::{observe_near, observe_resize, on_window_event};
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -44,7 +44,7 @@ fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
 }
 
 /// Draws `canvas`'s chart now if its drawing waits: before its pixels are
-/// read (a PNG download), so that they are the chart's as it stands.
+/// read (a PNG download) or printed, so that they are the chart's as it stands.
 pub fn draw_now(canvas: &HtmlCanvasElement) {
     let waiting = WAITING.with_borrow_mut(|w| {
         let i = w.iter().position(|(c, _)| c == canvas)?;
@@ -312,8 +312,12 @@ pub fn Chart(p: &ChartProps) -> Html {
                     }
                 })
             });
+            // A page printed shows every chart as it stands.
+            let printing = web_sys::window()
+                .zip(element.clone())
+                .map(|(w, c)| on_window_event(&w, "beforeprint", move || draw_now(&c)));
             move || {
-                drop(guard);
+                drop((guard, printing));
                 if let Some(c) = element {
                     set_waiting(&c, None);
                 }

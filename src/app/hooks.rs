@@ -259,7 +259,7 @@ pub fn push_url(query: &str) {
 pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
-            on_popstate(&w, move || {
+            on_window_event(&w, "popstate", move || {
                 let job = location().and_then(|l| l.search().ok()).is_some_and(|s| {
                     crate::share::parse_query(&s)
                         .iter()
@@ -276,26 +276,33 @@ pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
     });
 }
 
-/// A `popstate` listener removed when dropped.
-struct PopState {
+/// A listener on the window, removed when dropped.
+pub struct WindowListener {
     window: web_sys::Window,
+    event: &'static str,
     callback: Closure<dyn FnMut()>,
 }
 
-impl Drop for PopState {
+impl Drop for WindowListener {
     fn drop(&mut self) {
         let _ = self.window.remove_event_listener_with_callback(
-            "popstate",
+            self.event,
             self.callback.as_ref().unchecked_ref(),
         );
     }
 }
 
-fn on_popstate(window: &web_sys::Window, on: impl FnMut() + 'static) -> PopState {
+/// Calls `on` at each `event` on the window, until dropped.
+pub fn on_window_event(
+    window: &web_sys::Window,
+    event: &'static str,
+    on: impl FnMut() + 'static,
+) -> WindowListener {
     let callback = Closure::<dyn FnMut()>::new(on);
-    let _ = window.add_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref());
-    PopState {
+    let _ = window.add_event_listener_with_callback(event, callback.as_ref().unchecked_ref());
+    WindowListener {
         window: window.clone(),
+        event,
         callback,
     }
 }
