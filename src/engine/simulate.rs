@@ -636,6 +636,62 @@ pub struct PodRuns {
     /// partial when the horizon is not whole windows).
     pub per_window: Vec<Vec<u64>>,
     pub band: Option<Band>,
+    /// Spread groups' loads worked out from these runs (`node_timeline`).
+    pub spread_loads: SpreadLoads,
+}
+
+/// A spread group's restarts per window, all its pods, by the group, its
+/// pods, its spread and the horizon: what the convolution of the group's
+/// pod over its offsets depends on beside the runs.
+type SpreadKey = (usize, u32, Ms, Ms);
+
+/// Spread groups' loads already worked out from one `PodRuns`: a slider
+/// that moves another group's pods or the API limits finds them (the
+/// convolution is a spread group's whole cost: two 10-minute spreads of a
+/// day at a 1 s cap were about a quarter of the browser's worst pods move,
+/// natively). Not part of what the runs are: equal however full.
+#[derive(Clone, Default)]
+pub struct SpreadLoads(std::cell::RefCell<Vec<(SpreadKey, Rc<Vec<u64>>)>>);
+
+/// Loads kept per runs, the most recent: a few groups' few pod counts.
+const SPREAD_LOADS: usize = 4;
+
+impl SpreadLoads {
+    fn get_or(&self, key: SpreadKey, make: impl FnOnce() -> Vec<u64>) -> Rc<Vec<u64>> {
+        let hit = self
+            .0
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone());
+        hit.unwrap_or_else(|| {
+            let load = Rc::new(make());
+            let mut kept = self.0.borrow_mut();
+            if kept.len() == SPREAD_LOADS {
+                kept.remove(0);
+            }
+            kept.push((key, load.clone()));
+            load
+        })
+    }
+
+    fn bytes(&self) -> usize {
+        self.0.borrow().iter().map(|(_, v)| 8 * v.len()).sum()
+    }
+}
+
+impl PartialEq for SpreadLoads {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SpreadLoads {}
+
+impl std::fmt::Debug for SpreadLoads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SpreadLoads({} kept)", self.0.borrow().len())
+    }
 }
 
 impl PodRuns {
@@ -648,7 +704,7 @@ impl PodRuns {
             .sum();
         let windows: usize = self.per_window.iter().map(Vec::len).sum();
         let band = self.band.as_ref().map_or(0, |b| 3 * b.times_ms.len());
-        8 * (restarts + windows + band)
+        8 * (restarts + windows + band) + self.spread_loads.bytes()
     }
 }
 
@@ -760,6 +816,7 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
         gc_at,
         per_window,
         band: None,
+        spread_loads: SpreadLoads::default(),
     }
 }
 
@@ -786,14 +843,22 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             pods: g.pods,
             spread_ms: g.spread_ms,
         };
-        let target = if offsets.windows() == 0 {
-            bursts.push(at, u64::from(g.pods) * per_restart);
-            &mut restarts_per_window
-        } else {
-            &mut spread_restarts_per_window
-        };
         let counts = offsets.per_offset(windows);
-        add_group_load((at, &own), &counts, horizon, target);
+        if offsets.windows() == 0 {
+            bursts.push(at, u64::from(g.pods) * per_restart);
+            add_group_load((at, &own), &counts, horizon, &mut restarts_per_window);
+        } else {
+            let load = runs
+                .spread_loads
+                .get_or((i, g.pods, g.spread_ms, horizon), || {
+                    let mut load = vec![0; windows];
+                    add_group_load((at, &own), &counts, horizon, &mut load);
+                    load
+                });
+            for (slot, l) in spread_restarts_per_window.iter_mut().zip(load.iter()) {
+                *slot += l;
+            }
+        }
         groups.push(GroupTimeline {
             name: g.name.clone(),
             pods: g.pods,
@@ -946,6 +1011,44 @@ mod tests {
         assert_eq!(
             per_window(&periodic, 4),
             per_window(&Times::from(periodic.to_vec()), 4)
+        );
+    }
+
+    // A spread group's load is kept with the runs: a node timeline after
+    // another group's pods moved reads it back, and is the node made afresh;
+    // the spread group's own pods moved are worked out again.
+    #[test]
+    fn spread_loads_are_kept_with_the_runs() {
+        use crate::engine::ScenarioSpec;
+        let scenario = |lockstep: u32, spread: u32| {
+            Scenario::try_from(ScenarioSpec {
+                initial_ms: Some(1_000),
+                max_ms: Some(60_000),
+                horizon_ms: 3_600_000,
+                model: Semantics::Kep,
+                groups: vec![
+                    Group::crash_looping(lockstep, 0, 0),
+                    Group::crash_looping(spread, 30_000, 600_000),
+                ],
+                ..Default::default()
+            })
+            .expect("valid")
+        };
+        let runs = pod_runs(&scenario(10, 50));
+        let first = node_timeline(&scenario(10, 50), &runs);
+        assert_eq!(format!("{:?}", runs.spread_loads), "SpreadLoads(1 kept)");
+        for (lockstep, spread, kept) in [(20, 50, 1), (20, 70, 2), (10, 50, 2)] {
+            let s = scenario(lockstep, spread);
+            assert_eq!(node_timeline(&s, &runs), node_timeline(&s, &pod_runs(&s)));
+            assert_eq!(
+                format!("{:?}", runs.spread_loads),
+                format!("SpreadLoads({kept} kept)")
+            );
+        }
+        assert_eq!(node_timeline(&scenario(10, 50), &runs), first);
+        assert_ne!(
+            first.node_requests_per_window,
+            node_timeline(&scenario(10, 70), &runs).node_requests_per_window
         );
     }
 
