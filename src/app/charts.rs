@@ -326,12 +326,12 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
-        let state = state.clone();
-        let near = *near.borrow();
+        let (state, near) = (state.clone(), near.clone());
         // Near sight, drawn at the next animation frame: inputs that arrive
         // within one frame cost one drawing. Out of sight, it waits.
         use_effect_with(inputs, move |_| {
             let element = canvas.cast::<HtmlCanvasElement>();
+            let near = *near.borrow();
             let draw: Drawing = Rc::new(move || {
                 draw_chart(
                     &canvas,

@@ -9,33 +9,42 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, IntersectionObserver, ResizeObserver};
 use yew::prelude::*;
 
-/// Calls back whenever an element changes size, until dropped.
-pub struct ResizeGuard {
-    observer: Option<ResizeObserver>,
-    _callback: Closure<dyn FnMut()>,
+/// An observer of the page (`ResizeObserver`, `IntersectionObserver`).
+pub trait Observer {
+    fn disconnect(&self);
 }
 
-impl Drop for ResizeGuard {
+impl Observer for ResizeObserver {
+    fn disconnect(&self) {
+        ResizeObserver::disconnect(self);
+    }
+}
+
+impl Observer for IntersectionObserver {
+    fn disconnect(&self) {
+        IntersectionObserver::disconnect(self);
+    }
+}
+
+/// Calls back as an observer reports, until dropped.
+pub struct ObserverGuard<O: Observer, F: ?Sized> {
+    observer: Option<O>,
+    _callback: Closure<F>,
+}
+
+impl<O: Observer, F: ?Sized> Drop for ObserverGuard<O, F> {
     fn drop(&mut self) {
         if let Some(o) = &self.observer {
             o.disconnect();
         }
     }
 }
+
+/// Calls back whenever an element changes size, until dropped.
+pub type ResizeGuard = ObserverGuard<ResizeObserver, dyn FnMut()>;
 
 /// Calls back whenever an element comes near sight or leaves it, until dropped.
-pub struct NearGuard {
-    observer: Option<IntersectionObserver>,
-    _callback: Closure<dyn FnMut(js_sys::Array)>,
-}
-
-impl Drop for NearGuard {
-    fn drop(&mut self) {
-        if let Some(o) = &self.observer {
-            o.disconnect();
-        }
-    }
-}
+pub type NearGuard = ObserverGuard<IntersectionObserver, dyn FnMut(js_sys::Array)>;
 
 /// How far from sight an element counts as near: half a viewport above and
 /// below, so that what scrolls into view was drawn a moment before.
@@ -61,7 +70,7 @@ pub fn observe_near(target: &Element, mut on_change: impl FnMut(bool) + 'static)
     if let Some(o) = &observer {
         o.observe(target);
     }
-    NearGuard {
+    ObserverGuard {
         observer,
         _callback: callback,
     }
@@ -75,7 +84,7 @@ pub fn observe_resize(target: &Element, on_resize: impl FnMut() + 'static) -> Re
     if let Some(o) = &observer {
         o.observe(target);
     }
-    ResizeGuard {
+    ObserverGuard {
         observer,
         _callback: callback,
     }
