@@ -62,6 +62,9 @@ try {
     await until(page, `explorer ${i}'s restart chart`, () => inside(page, i, inkedScript, "#chart-restarts"));
     await until(page, `explorer ${i}'s load chart`, () => inside(page, i, inkedScript, "#chart-load"));
   }
+  // The elements load their own wasm (the embed alone), not the app's.
+  const wasm = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name).filter((n) => n.endsWith(".wasm")).map((n) => n.split("/").pop()));
+  check(wasm.length === 1 && wasm[0] === "crashloop-explorer-embed_bg.wasm", `the elements fetched ${wasm.join(", ") || "no wasm"}, expected crashloop-explorer-embed_bg.wasm alone`);
   // The shortcodes' links are used as written.
   for (const i of [0, 1]) check((await text(page, i, "link-notices")) === null, `explorer ${i} shows notices: ${await text(page, i, "link-notices")}`);
   // The page's theme (light), not the system's (dark).

@@ -7,6 +7,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::app::Root;
 use crate::engine::{self, KubeletConfig, Scenario};
 
 // serde-wasm-bindgen: JS objects in and out without JSON text between.
@@ -120,10 +121,12 @@ pub fn start() {
 
 /// An explorer mounted by `mount`: `unmount()` removes it, `update(link)`
 /// shows another link in its place, `set(options)` takes new options.
-pub struct Explorer {
+/// `R` is what it mounts: the full app (the app's module) or the embed
+/// alone (the custom element's module).
+pub struct Explorer<R: Root = crate::app::App> {
     host: web_sys::Element,
     shadow: web_sys::ShadowRoot,
-    app: Option<yew::AppHandle<crate::app::App>>,
+    app: Option<yew::AppHandle<R>>,
     options: Options,
 }
 
@@ -199,7 +202,7 @@ fn style(shadow: &web_sys::ShadowRoot) {
     }
 }
 
-impl Explorer {
+impl<R: Root> Explorer<R> {
     /// The app in a fresh container of the shadow root (after `clear`).
     fn render(&mut self) {
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
@@ -215,7 +218,7 @@ impl Explorer {
             app_url: self.options.app_url.clone().map(Into::into),
             static_header: false,
         };
-        self.app = Some(crate::app::mount_props(container, props));
+        self.app = Some(yew::Renderer::<R>::with_root_and_props(container, props).render());
     }
 
     fn clear(&mut self) {
@@ -235,7 +238,7 @@ impl Explorer {
     }
 }
 
-impl Explorer {
+impl<R: Root> Explorer<R> {
     /// Removes the explorer; the element is left empty and may be mounted again.
     pub fn unmount(&mut self) {
         self.clear();
@@ -252,18 +255,20 @@ impl Explorer {
 
     /// Takes new options (as `mount`'s) in the same element.
     pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
-        self.options = options_from(options)?;
+        self.options = options_from::<R>(options)?;
         self.remount();
         Ok(())
     }
 }
 
-fn options_from(options: JsValue) -> Result<Options, JsError> {
-    if options.is_undefined() || options.is_null() {
-        Ok(Options::default())
+fn options_from<R: Root>(options: JsValue) -> Result<Options, JsError> {
+    let mut options: Options = if options.is_undefined() || options.is_null() {
+        Options::default()
     } else {
-        from_js(options, "mount options")
-    }
+        from_js(options, "mount options")?
+    };
+    options.embed |= R::EMBED_ONLY;
+    Ok(options)
 }
 
 /// The element's shadow root for the explorer: its own, made here, or one
@@ -297,6 +302,11 @@ fn shadow_of(element: &web_sys::Element) -> Result<web_sys::ShadowRoot, JsError>
 /// already holds an explorer, is refused with an Error saying so. The
 /// `<crashloop-explorer>` element is this, with attributes for options.
 pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
+    mount_as(target, options)
+}
+
+/// `mount`, showing `R`: the custom element's module mounts the embed alone.
+pub fn mount_as<R: Root>(target: JsValue, options: JsValue) -> Result<Explorer<R>, JsError> {
     let element: web_sys::Element = target.dyn_into().map_err(|t| {
         let what = if t.is_null() {
             "null".to_owned()
@@ -314,7 +324,7 @@ pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
             "mount: this element already holds an explorer; call unmount() on its handle first",
         ));
     }
-    let options = options_from(options)?;
+    let options = options_from::<R>(options)?;
     let shadow = shadow_of(&element)?;
     let _ = element.set_attribute(MOUNTED, "");
     style(&shadow);
@@ -326,4 +336,40 @@ pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
     };
     explorer.render();
     Ok(explorer)
+}
+
+/// A binary's JS exports for `mount` and its handle, mounting `$root`: the
+/// app's module mounts the full app, the custom element's the embed alone.
+#[macro_export]
+macro_rules! export_mount {
+    ($root:ty) => {
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn mount(
+            target: ::wasm_bindgen::JsValue,
+            options: ::wasm_bindgen::JsValue,
+        ) -> Result<Explorer, ::wasm_bindgen::JsError> {
+            $crate::api::mount_as::<$root>(target, options).map(Explorer)
+        }
+
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub struct Explorer($crate::api::Explorer<$root>);
+
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        impl Explorer {
+            pub fn unmount(&mut self) {
+                self.0.unmount();
+            }
+
+            pub fn update(&mut self, link: String) {
+                self.0.update(link);
+            }
+
+            pub fn set(
+                &mut self,
+                options: ::wasm_bindgen::JsValue,
+            ) -> Result<(), ::wasm_bindgen::JsError> {
+                self.0.set(options)
+            }
+        }
+    };
 }

@@ -15,3 +15,10 @@ pub mod style;
 
 /// The link codec, under the name the app and tests know.
 pub use formats::link as share;
+
+/// A wasm-only binary run natively: says what it is, and to run the CLI.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn wasm_only(what: &str) -> std::process::ExitCode {
+    eprintln!("{what}; natively, run crashloop-explorer");
+    std::process::ExitCode::from(2)
+}

@@ -43,28 +43,7 @@ mod js {
         api::start();
     }
 
-    #[wasm_bindgen]
-    pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
-        api::mount(target, options).map(Explorer)
-    }
-
-    #[wasm_bindgen]
-    pub struct Explorer(api::Explorer);
-
-    #[wasm_bindgen]
-    impl Explorer {
-        pub fn unmount(&mut self) {
-            self.0.unmount();
-        }
-
-        pub fn update(&mut self, link: String) {
-            self.0.update(link);
-        }
-
-        pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
-            self.0.set(options)
-        }
-    }
+    crashloop_explorer::export_mount!(crashloop_explorer::app::App);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -10,14 +10,16 @@
 // styles, so several work side by side and the host's CSS stays out (and ours
 // in). The wasm loads relative to this module's URL; a host CSP needs
 // script-src 'self' 'wasm-unsafe-eval' (or this module's origin).
-import init, { mount } from "./crashloop-explorer.js";
+// Its own wasm (src/bin/embed.rs): the embed alone, without the full page's
+// other panels and the rest of the JS API.
+import init, { mount } from "./crashloop-explorer-embed.js";
 
 const ATTRIBUTES = ["link", "controls", "view", "theme"];
 const appUrl = new URL("./", import.meta.url).href;
 let ready;
 
 function load() {
-  ready ??= init({ module_or_path: new URL("./crashloop-explorer_bg.wasm", import.meta.url) });
+  ready ??= init({ module_or_path: new URL("./crashloop-explorer-embed_bg.wasm", import.meta.url) });
   return ready;
 }
 

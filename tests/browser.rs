@@ -1187,9 +1187,11 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         parse(r#"{"link": "v=1.37&m=kep&i=1s", "embed": true, "controls": ["initial", "pods"], "theme": "dark"}"#),
     )
     .unwrap_or_else(|_| panic!("mounts the first"));
-    let mut second = api::mount(
+    // The second as the custom element's module mounts it: the embed alone,
+    // whether the options say embed or not.
+    let mut second = api::mount_as::<crashloop_explorer::app::EmbedApp>(
         hosts[1].clone().into(),
-        parse(r#"{"link": "v=1.37", "embed": true, "controls": ["pods"]}"#),
+        parse(r#"{"link": "v=1.37", "controls": ["pods"]}"#),
     )
     .unwrap_or_else(|_| panic!("mounts the second"));
     settle().await;
@@ -1221,6 +1223,9 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         .unwrap()
         .get_element_by_id("initial")
         .is_none());
+    // An embed's controls: the second shows the one its options name.
+    assert!(text(1, "open-full").contains("Open in crashloop-explorer"));
+    assert!(inside(1, "pods").is_connected());
     // The theme is the host element's; the host's CSS stays out, ours in.
     assert_eq!(
         hosts[0].get_attribute("data-theme").as_deref(),
@@ -1257,7 +1262,7 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
     // New options in place: the theme follows.
     second
         .set(parse(
-            r#"{"link": "v=1.37", "embed": true, "controls": ["pods"], "theme": "light"}"#,
+            r#"{"link": "v=1.37", "controls": ["pods"], "theme": "light"}"#,
         ))
         .unwrap_or_else(|_| panic!("takes new options"));
     settle().await;
@@ -1272,6 +1277,7 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         .unwrap()
         .expect("controls");
     assert_eq!(style(&background, "background-color"), "rgb(244, 246, 248)");
+    assert!(text(1, "open-full").contains("Open in crashloop-explorer"));
     // An element that takes no shadow root is refused with the reason.
     let list = document.create_element("ul").unwrap();
     let err: wasm_bindgen::JsValue = api::mount(list.into(), wasm_bindgen::JsValue::UNDEFINED)

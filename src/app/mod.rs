@@ -158,8 +158,27 @@ fn link_to(query: &str, app_url: Option<&str>) -> String {
     }
 }
 
-#[function_component]
-pub fn App(props: &AppProps) -> Html {
+/// What the full app and the embed both hold: the state, what the link
+/// gave, the view shown and the Job view's keys.
+struct Core {
+    link: std::rc::Rc<(Page, Vec<Notice>)>,
+    state: UseReducerHandle<State>,
+    view: UseStateHandle<View>,
+    on_job: Callback<String>,
+    notices: UseStateHandle<Vec<Notice>>,
+    /// The page owns its URL (not a mounted explorer).
+    sync: bool,
+    theme: crate::inputs::Theme,
+    toggle_theme: Callback<MouseEvent>,
+    dark: bool,
+    root: NodeRef,
+    page: Page,
+    query: String,
+    job_part_link: std::rc::Rc<String>,
+}
+
+#[hook]
+fn use_core(props: &AppProps) -> Core {
     let link = use_memo(props.query.clone(), read_link);
     let state = {
         let l = link.clone();
@@ -191,35 +210,168 @@ pub fn App(props: &AppProps) -> Html {
         let v = link.0.view;
         use_state(move || v)
     };
-    // Once shown, the Job view stays mounted (hidden in the other view), so
-    // that its text being typed survives a visit to the other view.
-    let job_seen = use_mut_ref(|| false);
-    *job_seen.borrow_mut() |= *view == View::Job;
     let notices = {
         let n = link.1.clone();
         use_state(move || n)
     };
-    let copied = use_state(String::new);
     let sync = props.query.is_none();
     let (theme, toggle_theme) = use_theme(link.0.theme, sync, props.theme_root.clone());
-    let app_url = props.app_url.as_deref();
     let root = use_node_ref();
-    let dark = hooks::is_dark(theme);
-    let theme_label = hooks::theme_label(theme);
-    let (embed, controls) = (link.0.embed, link.0.controls.clone());
     let page = Page {
         view: *view,
         inputs: state.inputs.clone(),
         job: (*job).clone(),
-        embed,
-        controls: controls.clone(),
+        embed: link.0.embed,
+        controls: link.0.controls.clone(),
         // A link that names a theme keeps naming the one shown.
         theme: link.0.theme.map(|_| theme),
     };
     let query = share::encode(&page);
-    // The parts in the second wasm get only what they read (the audit reads
-    // nothing), so a slider move does not reach them.
+    // The parts in the second wasm get only what they read, so that a
+    // slider move does not reach them.
     let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
+    use_url_sync(query.clone(), sync);
+    // Only an iframe's page posts its height: a mounted explorer is in the
+    // host's own document, where the message would reach the host itself.
+    use_embed_height(page.embed && sync, root.clone());
+    Core {
+        link,
+        state,
+        view,
+        on_job,
+        notices,
+        sync,
+        theme,
+        toggle_theme,
+        dark: hooks::is_dark(theme),
+        root,
+        page,
+        query,
+        job_part_link,
+    }
+}
+
+impl Core {
+    /// The link's notices, with a button that dismisses them (and moves
+    /// focus to `done`, the status line beside them, when there is one).
+    fn banner(&self, done: &NodeRef) -> Option<Html> {
+        let dismiss = {
+            let (notices, done) = (self.notices.clone(), done.clone());
+            Callback::from(move |_: MouseEvent| {
+                notices.set(vec![]);
+                if let Some(el) = done.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            })
+        };
+        (!self.notices.is_empty()).then(|| {
+            html! {
+                <div class="notices" id="link-notices" role="status">
+                    { notice_list(&self.notices) }
+                    <button type="button" onclick={dismiss}>{"Dismiss"}</button>
+                </div>
+            }
+        })
+    }
+
+    /// The results in words, for screen readers, after each change.
+    fn announce(&self) -> String {
+        let e = &*self.state.shown;
+        format!(
+            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
+            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
+            e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
+        )
+    }
+
+    /// The embed: the headline, the controls the link names, two charts and
+    /// the summary (or the Job view), with a link to the full app.
+    fn embed_view(&self, app_url: Option<&str>) -> Html {
+        let (state, dark) = (&self.state, self.dark);
+        let banner = self.banner(&NodeRef::default());
+        let full = link_to(
+            &share::encode(&Page {
+                embed: false,
+                controls: vec![],
+                ..self.page.clone()
+            }),
+            app_url,
+        );
+        let open_full = html! {
+            <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
+        };
+        if *self.view == View::Job {
+            return html! {
+                <main class="app embed" ref={self.root.clone()}>
+                    { for banner }
+                    <Slot part={Part::Job} link={(*self.job_part_link).clone()} dark={dark} on_message={self.on_job.clone()} />
+                    { open_full }
+                </main>
+            };
+        }
+        html! {
+            <main class="app embed" ref={self.root.clone()}>
+                { for banner }
+                <Headline state={state.clone()} />
+                <div class="layout">
+                    <ContextProvider<Embed> context={Embed(self.page.controls.clone().into())}>
+                        <div class="controls">
+                            <KubeletPanel state={state.clone()} slice={kubelet_slice(state)} />
+                            <CurvePanel state={state.clone()} slice={curve_slice(state)} />
+                            <WorkloadPanel state={state.clone()} slice={workload_slice(state)} />
+                            <ApiPanel state={state.clone()} slice={api_slice(state)} />
+                        </div>
+                    </ContextProvider<Embed>>
+                    <section class="results" aria-label="Results">
+                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
+                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
+                        <SummaryTable state={state.clone()} />
+                        { open_full }
+                    </section>
+                </div>
+                <p class="visually-hidden" aria-live="polite">{ self.announce() }</p>
+            </main>
+        }
+    }
+}
+
+/// The explorer as embeds show it, and only that: the custom element's own
+/// wasm (src/bin/embed.rs) mounts this, so that it carries nothing of the
+/// full page (the other panels, the exports, the JS API).
+#[function_component]
+pub fn EmbedApp(props: &AppProps) -> Html {
+    use_core(props).embed_view(props.app_url.as_deref())
+}
+
+/// What can be mounted as the explorer (`api::mount`): the full app, which
+/// shows the embed for an embed link, or the embed alone.
+pub trait Root: BaseComponent<Properties = AppProps> {
+    /// Every link is shown as an embed.
+    const EMBED_ONLY: bool;
+}
+
+impl Root for App {
+    const EMBED_ONLY: bool = false;
+}
+
+impl Root for EmbedApp {
+    const EMBED_ONLY: bool = true;
+}
+
+#[function_component]
+pub fn App(props: &AppProps) -> Html {
+    let core = use_core(props);
+    let state = core.state.clone();
+    let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
+    // Once shown, the Job view stays mounted (hidden in the other view), so
+    // that its text being typed survives a visit to the other view.
+    let job_seen = use_mut_ref(|| false);
+    *job_seen.borrow_mut() |= *view == View::Job;
+    let copied = use_state(String::new);
+    let app_url = props.app_url.as_deref();
+    let theme_label = hooks::theme_label(core.theme);
+    // The pod reader reads only the kubelet's version and configuration
+    // (the audit reads nothing).
     let pod_part_link = use_memo(
         (
             state.inputs.spec.kubelet_version,
@@ -240,10 +392,6 @@ pub fn App(props: &AppProps) -> Html {
             d.dispatch(Action::Load(spec));
         }
     });
-    use_url_sync(query.clone(), sync);
-    // Only an iframe's page posts its height: a mounted explorer is in the
-    // host's own document, where the message would reach the host itself.
-    use_embed_height(embed && sync, root.clone());
     // A tab is a page: it pushes a history entry, and Back returns to the other view.
     // Only a page that owns its URL: a mounted explorer leaves the host's alone.
     let go = |to: View| {
@@ -251,7 +399,7 @@ pub fn App(props: &AppProps) -> Html {
         let link = sync.then(|| {
             share::encode(&Page {
                 view: to,
-                ..page.clone()
+                ..core.page.clone()
             })
         });
         Callback::from(move |e: MouseEvent| {
@@ -265,8 +413,15 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
     hooks::use_view_history(view.clone());
+    // Focus moves to the status line beside the notices, not to the page's top.
+    let done = use_node_ref();
+    // While the first view is untouched, say what it compares.
+    let showcase = use_memo((), |_| share::decode(FIRST_VISIT_LINK).0.inputs);
+    if core.page.embed {
+        return core.embed_view(app_url);
+    }
     let copy = {
-        let (copied, url) = (copied.clone(), link_to(&query, app_url));
+        let (copied, url) = (copied.clone(), link_to(&core.query, app_url));
         Callback::from(move |_: MouseEvent| {
             let (copied, url) = (copied.clone(), url.clone());
             yew::platform::spawn_local(async move {
@@ -279,28 +434,8 @@ pub fn App(props: &AppProps) -> Html {
             });
         })
     };
-    // Focus moves to the status line beside the notices, not to the page's top.
-    let done = use_node_ref();
-    let dismiss = {
-        let (notices, done) = (notices.clone(), done.clone());
-        Callback::from(move |_: MouseEvent| {
-            notices.set(vec![]);
-            if let Some(el) = done.cast::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        })
-    };
-    let banner = (!notices.is_empty()).then(|| {
-        html! {
-            <div class="notices" id="link-notices" role="status">
-                { notice_list(&notices) }
-                <button type="button" onclick={dismiss}>{"Dismiss"}</button>
-            </div>
-        }
-    });
+    let banner = core.banner(&done);
     let current = |v: View| (*view == v).then_some("page");
-    // While the first view is untouched, say what it compares.
-    let showcase = use_memo((), |_| share::decode(FIRST_VISIT_LINK).0.inputs);
     let first_view = (sync && state.inputs == *showcase).then(|| html! {
         <p class="hint" id="first-visit">{ format!("Shown: {FIRST_VISIT_SHOWS}. Untick the gate, or move any control, to explore.") }</p>
     });
@@ -309,61 +444,7 @@ pub fn App(props: &AppProps) -> Html {
         .as_ref()
         .filter(|_| state.resolved.is_ok() || state.custom())
         .map(|e| e.to_string());
-    let announce = {
-        let e = &*state.shown;
-        format!(
-            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
-            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
-            e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
-        )
-    };
-
-    if embed {
-        let full = link_to(
-            &share::encode(&Page {
-                embed: false,
-                controls: vec![],
-                ..page
-            }),
-            app_url,
-        );
-        let open_full = html! {
-            <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
-        };
-        if *view == View::Job {
-            return html! {
-                <main class="app embed" ref={root}>
-                    { for banner }
-                    <Slot part={Part::Job} link={(*job_part_link).clone()} dark={dark} on_message={on_job} />
-                    { open_full }
-                </main>
-            };
-        }
-        return html! {
-            <main class="app embed" ref={root}>
-                { for banner }
-                <Headline state={state.clone()} />
-                <div class="layout">
-                    <ContextProvider<Embed> context={Embed(controls.clone().into())}>
-                        <div class="controls">
-                            <KubeletPanel state={state.clone()} slice={kubelet_slice(&state)} />
-                            <CurvePanel state={state.clone()} slice={curve_slice(&state)} />
-                            <WorkloadPanel state={state.clone()} slice={workload_slice(&state)} />
-                            <ApiPanel state={state.clone()} slice={api_slice(&state)} />
-                        </div>
-                    </ContextProvider<Embed>>
-                    <section class="results" aria-label="Results">
-                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
-                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
-                        <SummaryTable state={state.clone()} />
-                        { open_full }
-                    </section>
-                </div>
-                <p class="visually-hidden" aria-live="polite">{ announce }</p>
-            </main>
-        };
-    }
-
+    let query = &core.query;
     let body = match *view {
         View::CrashLoop => html! {
             <>
@@ -403,7 +484,7 @@ pub fn App(props: &AppProps) -> Html {
                     <LazyDetails part={Part::Audit} id="audit" link="" dark={dark}
                         summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
                 </section>
-                <p class="visually-hidden" aria-live="polite" id="announce">{ announce }</p>
+                <p class="visually-hidden" aria-live="polite" id="announce">{ core.announce() }</p>
             </>
         },
         View::Job => html! {},
@@ -411,12 +492,12 @@ pub fn App(props: &AppProps) -> Html {
     let job_view = job_seen.borrow().then(|| {
         html! {
             <div hidden={*view != View::Job}>
-                <Slot part={Part::Job} link={(*job_part_link).clone()} dark={dark} on_message={on_job} />
+                <Slot part={Part::Job} link={(*core.job_part_link).clone()} dark={dark} on_message={core.on_job.clone()} />
             </div>
         }
     });
     html! {
-        <main class="app" ref={root}>
+        <main class="app" ref={core.root.clone()}>
             <header>
                 if !props.static_header {
                     <h1>{"crashloop-explorer"}</h1>
@@ -428,12 +509,12 @@ pub fn App(props: &AppProps) -> Html {
                     <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}
                         onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())} onfocus={Callback::from(|_: FocusEvent| lazy::prefetch())}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
                     <span class="spacer"></span>
-                    <button type="button" id="theme" onclick={toggle_theme} aria-label={format!("{theme_label} (change)")}>{ theme_label }</button>
+                    <button type="button" id="theme" onclick={core.toggle_theme.clone()} aria-label={format!("{theme_label} (change)")}>{ theme_label }</button>
                     <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
                     <span id="copy-status" class="hint" role="status">{ (*copied).clone() }</span>
                 </nav>
                 { for banner }
-                <p id="notices-done" ref={done} class="visually-hidden" tabindex="-1">{ if notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
+                <p id="notices-done" ref={done} class="visually-hidden" tabindex="-1">{ if core.notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
             </header>
             { body }
             { for job_view }

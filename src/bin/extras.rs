@@ -8,10 +8,9 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    eprintln!(
-        "crashloop-explorer-extras is the web app's second WebAssembly module; natively, run crashloop-explorer"
-    );
-    std::process::ExitCode::from(2)
+    crashloop_explorer::wasm_only(
+        "crashloop-explorer-extras is the web app's second WebAssembly module",
+    )
 }
 
 #[cfg(target_arch = "wasm32")]
