@@ -255,19 +255,20 @@ impl<R: Root> Explorer<R> {
 
     /// Takes new options (as `mount`'s) in the same element.
     pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
-        self.options = options_from::<R>(options)?;
+        self.options = options_from(options, R::EMBED_ONLY)?;
         self.remount();
         Ok(())
     }
 }
 
-fn options_from<R: Root>(options: JsValue) -> Result<Options, JsError> {
+/// `mount`'s options; `embed_only`, every link shown as an embed.
+fn options_from(options: JsValue, embed_only: bool) -> Result<Options, JsError> {
     let mut options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
         from_js(options, "mount options")?
     };
-    options.embed |= R::EMBED_ONLY;
+    options.embed |= embed_only;
     Ok(options)
 }
 
@@ -324,7 +325,7 @@ pub fn mount_as<R: Root>(target: JsValue, options: JsValue) -> Result<Explorer<R
             "mount: this element already holds an explorer; call unmount() on its handle first",
         ));
     }
-    let options = options_from::<R>(options)?;
+    let options = options_from(options, R::EMBED_ONLY)?;
     let shadow = shadow_of(&element)?;
     let _ = element.set_attribute(MOUNTED, "");
     style(&shadow);

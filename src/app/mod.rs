@@ -159,7 +159,7 @@ fn link_to(query: &str, app_url: Option<&str>) -> String {
 }
 
 /// What the full app and the embed both hold: the state, what the link
-/// gave, the view shown and the Job view's keys.
+/// gave, the view shown, the theme, and the Job view's link.
 struct Core {
     link: std::rc::Rc<(Page, Vec<Notice>)>,
     state: UseReducerHandle<State>,
