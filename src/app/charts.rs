@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
-use super::hooks::{observe_near, observe_resize, on_window_event};
+use super::hooks::{observe_near, observe_resize};
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -313,9 +313,9 @@ pub fn Chart(p: &ChartProps) -> Html {
                 })
             });
             // A page printed shows every chart as it stands.
-            let printing = web_sys::window()
-                .zip(element.clone())
-                .map(|(w, c)| on_window_event(&w, "beforeprint", move || draw_now(&c)));
+            let printing = web_sys::window().zip(element.clone()).map(|(w, c)| {
+                gloo_events::EventListener::new(&w, "beforeprint", move |_| draw_now(&c))
+            });
             move || {
                 drop((guard, printing));
                 if let Some(c) = element {

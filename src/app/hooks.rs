@@ -268,7 +268,7 @@ pub fn push_url(query: &str) {
 pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
-            on_window_event(&w, "popstate", move || {
+            gloo_events::EventListener::new(&w, "popstate", move |_| {
                 let job = location().and_then(|l| l.search().ok()).is_some_and(|s| {
                     crate::share::parse_query(&s)
                         .iter()
@@ -283,37 +283,6 @@ pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
         });
         move || drop(listener)
     });
-}
-
-/// A listener on the window, removed when dropped.
-pub struct WindowListener {
-    window: web_sys::Window,
-    event: &'static str,
-    callback: Closure<dyn FnMut()>,
-}
-
-impl Drop for WindowListener {
-    fn drop(&mut self) {
-        let _ = self.window.remove_event_listener_with_callback(
-            self.event,
-            self.callback.as_ref().unchecked_ref(),
-        );
-    }
-}
-
-/// Calls `on` at each `event` on the window, until dropped.
-pub fn on_window_event(
-    window: &web_sys::Window,
-    event: &'static str,
-    on: impl FnMut() + 'static,
-) -> WindowListener {
-    let callback = Closure::<dyn FnMut()>::new(on);
-    let _ = window.add_event_listener_with_callback(event, callback.as_ref().unchecked_ref());
-    WindowListener {
-        window: window.clone(),
-        event,
-        callback,
-    }
 }
 
 /// Puts text on the clipboard; whether the browser took it (it may refuse:
