@@ -607,6 +607,8 @@ async fn the_url_reopens_the_same_state() {
     let page = Page::mount().await;
     page.select("model", "kep").await;
     page.type_into("initial", "5").await;
+    // Pinned here: the pin travels as its own scenario keys.
+    page.click("pin").await;
     page.type_into("pods", "41").await;
     page.click("preset-rapid").await;
     page.click("add-group").await;
@@ -615,6 +617,10 @@ async fn the_url_reopens_the_same_state() {
     let search: String = web_sys::window().unwrap().location().search().unwrap();
     assert!(
         search.contains("m=kep") && search.contains("i=1s") && search.contains("c=rapid"),
+        "{search}"
+    );
+    assert!(
+        search.contains("&pin=m%3Dkep%26v%3D1.37%26i%3D1s%26x%3D"),
         "{search}"
     );
     let figures = |p: &Page| {
@@ -675,11 +681,11 @@ async fn a_hostile_link_is_plain_text_with_notices() {
     assert_eq!(page.text("horizon-value"), "30 min");
 }
 
-// A pinned scenario travels as JSON inside the link: in the browser through
-// its own JSON (the app's wasm has no JSON code of its own), written exactly
-// as natively (this link is the native encoder's).
+// A pin written as JSON by an older link is read in the app's wasm through
+// the browser's own JSON (the wasm has no JSON code of its own) and written
+// anew as its scenario keys, exactly as natively (tests/share.rs).
 #[wasm_bindgen_test]
-fn a_pin_reads_and_writes_as_natively() {
+fn an_older_json_pin_reads_and_is_written_anew() {
     use crashloop_explorer::inputs::CompareRef;
     use crashloop_explorer::share::{decode, encode};
     let link = "v=1.37&pin=%7B%22initialMs%22%3A250,%22maxMs%22%3A60000,%22horizonMs%22%3A1800000,%22model%22%3A%22kubelet%22,%22seed%22%3A42,%22bandSeeds%22%3A8,%22startLatencyMs%22%3A0,%22requestsPerRestart%22%3A5,%22kubeApiQps%22%3A50,%22kubeApiBurst%22%3A100,%22chartGroup%22%3A0%7D";
@@ -694,7 +700,10 @@ fn a_pin_reads_and_writes_as_natively() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(encode(&page), link);
+    assert_eq!(
+        encode(&page),
+        "v=1.37&pin=v%3D1.37%26i%3D250ms%26x%3D1m0s%26s%3D42"
+    );
     // Not JSON, or not a scenario: named, and the rest of the link stands.
     for bad in [
         "%7B",
@@ -1184,14 +1193,15 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         .collect();
     let mut first = api::mount(
         hosts[0].clone().into(),
-        parse(r#"{"link": "v=1.37&m=kep&i=1s", "embed": true, "controls": ["initial", "pods"], "theme": "dark"}"#),
+        parse(r#"{"link": "v=1.37&m=kep&i=1s&pin=%7B%22seed%22%3A42%7D", "embed": true, "controls": ["initial", "pods"], "theme": "dark"}"#),
     )
     .unwrap_or_else(|_| panic!("mounts the first"));
     // The second as the custom element's module mounts it: the embed alone,
-    // whether the options say embed or not.
+    // whether the options say embed or not, and no JSON reader for an older
+    // link's pin, which the full app reads.
     let mut second = api::mount_as::<crashloop_explorer::app::EmbedApp>(
         hosts[1].clone().into(),
-        parse(r#"{"link": "v=1.37", "controls": ["pods"]}"#),
+        parse(r#"{"link": "v=1.37&pin=%7B%22seed%22%3A42%7D", "controls": ["pods"]}"#),
     )
     .unwrap_or_else(|_| panic!("mounts the second"));
     settle().await;
@@ -1225,6 +1235,16 @@ async fn mounted_explorers_keep_to_their_own_shadow_roots() {
         .is_none());
     // An embed's controls: the second shows the one its options name.
     assert!(text(1, "open-full").contains("Open in crashloop-explorer"));
+    assert!(hosts[0]
+        .shadow_root()
+        .unwrap()
+        .get_element_by_id("link-notices")
+        .is_none());
+    assert!(
+        text(1, "link-notices").contains("pin written as JSON"),
+        "{}",
+        text(1, "link-notices")
+    );
     assert!(inside(1, "pods").is_connected());
     // The theme is the host element's; the host's CSS stays out, ours in.
     assert_eq!(

@@ -54,62 +54,66 @@ fn every_input_round_trips() {
         script: "exit 42\nsucceed".into(),
         run_ms: 60_000,
     };
+    let live = ScenarioSpec {
+        config: Some(config.clone()),
+        model: Semantics::Kep,
+        kubelet_version: Some(KubeletVersion::V1_33),
+        requeue: Some(Requeue::Periodic),
+        seed: 99,
+        band_seeds: 4,
+        start_latency_ms: 1_500,
+        groups: vec![
+            Group {
+                name: "web front.end".into(),
+                pods: 40,
+                run_ms: 10_000,
+                exit: ExitKind::Succeeded,
+                restart_policy: RestartPolicy::OnFailure,
+                spread_ms: 60_000,
+                ..Group::default()
+            },
+            Group {
+                name: String::new(),
+                pods: 5,
+                run_ms: 0,
+                exit: ExitKind::Failed,
+                restart_policy: RestartPolicy::Always,
+                spread_ms: 0,
+                ..Group::default()
+            },
+            // Durations Go writes with a dot, in a dot-separated field.
+            Group {
+                name: "a.b".into(),
+                pods: 7,
+                run_ms: 1_500,
+                exit: ExitKind::Failed,
+                restart_policy: RestartPolicy::Never,
+                spread_ms: 12_345,
+                ..Group::default()
+            },
+        ],
+        chart_group: 1,
+        horizon_ms: 7_200_000,
+        requests_per_restart: 3,
+        kube_api_qps: 5,
+        kube_api_burst: 10,
+        ..Default::default()
+    };
     let configured = Page {
         inputs: Inputs {
-            spec: ScenarioSpec {
-                config: Some(config.clone()),
-                model: Semantics::Kep,
-                kubelet_version: Some(KubeletVersion::V1_33),
-                requeue: Some(Requeue::Periodic),
-                seed: 99,
-                band_seeds: 4,
-                start_latency_ms: 1_500,
-                groups: vec![
-                    Group {
-                        name: "web front.end".into(),
-                        pods: 40,
-                        run_ms: 10_000,
-                        exit: ExitKind::Succeeded,
-                        restart_policy: RestartPolicy::OnFailure,
-                        spread_ms: 60_000,
-                        ..Group::default()
-                    },
-                    Group {
-                        name: String::new(),
-                        pods: 5,
-                        run_ms: 0,
-                        exit: ExitKind::Failed,
-                        restart_policy: RestartPolicy::Always,
-                        spread_ms: 0,
-                        ..Group::default()
-                    },
-                    // Durations Go writes with a dot, in a dot-separated field.
-                    Group {
-                        name: "a.b".into(),
-                        pods: 7,
-                        run_ms: 1_500,
-                        exit: ExitKind::Failed,
-                        restart_policy: RestartPolicy::Never,
-                        spread_ms: 12_345,
-                        ..Group::default()
-                    },
-                ],
-                chart_group: 1,
-                horizon_ms: 7_200_000,
-                requests_per_restart: 3,
-                kube_api_qps: 5,
-                kube_api_burst: 10,
-                ..Default::default()
-            },
+            spec: live.clone(),
             config,
             marker_ms: Some(300_000),
             compared: vec![
                 CompareRef::Preset("rapid"),
                 CompareRef::Pinned(Box::new(ScenarioSpec {
+                    kubelet_version: Some(KubeletVersion::V1_37),
                     initial_ms: Some(250),
                     max_ms: Some(60_000),
                     ..Default::default()
                 })),
+                // A pin carries its scenario's own keys: the whole live one.
+                CompareRef::Pinned(Box::new(live)),
             ],
         },
         view: View::Job,
@@ -365,4 +369,80 @@ fn each_part_is_given_what_it_reads() {
         ..JobInputs::default()
     });
     assert_eq!(decode(&job_part_link(&job)).0.job, job);
+}
+
+// A pinned scenario rides in `pin=` as a query string of its own scenario
+// keys (the live scenario's keys, nothing else), percent-encoded once more.
+#[test]
+fn a_pin_is_its_scenario_keys() {
+    use crashloop_explorer::share::{decode_with, json_pin_elsewhere};
+    let pin = ScenarioSpec {
+        kubelet_version: Some(KubeletVersion::V1_37),
+        initial_ms: Some(250),
+        max_ms: Some(60_000),
+        seed: 42,
+        ..Default::default()
+    };
+    let mut page = decode("v=1.37").0;
+    page.inputs.compared = vec![CompareRef::Pinned(Box::new(pin))];
+    let link = "v=1.37&pin=v%3D1.37%26i%3D250ms%26x%3D1m0s%26s%3D42";
+    assert_eq!(encode(&page), link);
+    assert_eq!(decode(link), (page.clone(), vec![]));
+    // What is compared keeps its order (the legend's, the colours'):
+    // presets side by side share a `c=`.
+    let mut mixed = page.clone();
+    mixed.inputs.compared.push(CompareRef::Preset("rapid"));
+    mixed
+        .inputs
+        .compared
+        .push(CompareRef::Preset("new-default"));
+    let query = encode(&mixed);
+    assert_eq!(
+        query,
+        "v=1.37&pin=v%3D1.37%26i%3D250ms%26x%3D1m0s%26s%3D42&c=rapid,new-default"
+    );
+    assert_eq!(decode(&query), (mixed, vec![]));
+
+    // Links before this wrote the pin as JSON: still read (it carries no
+    // version, which meant the newest), written anew as keys.
+    let json = "v=1.37&pin=%7B%22initialMs%22%3A250,%22maxMs%22%3A60000,%22horizonMs%22%3A1800000,%22model%22%3A%22kubelet%22,%22seed%22%3A42,%22bandSeeds%22%3A8,%22startLatencyMs%22%3A0,%22requestsPerRestart%22%3A5,%22kubeApiQps%22%3A50,%22kubeApiBurst%22%3A100,%22chartGroup%22%3A0%7D";
+    let (old, notices) = decode(json);
+    assert_eq!(notices, vec![]);
+    assert_eq!(encode(&old), link);
+    // The custom element's wasm has no JSON reader for scenarios: it names
+    // the pin and shows the rest.
+    let (shown, notices) = decode_with(&format!("{json}&n=7"), json_pin_elsewhere);
+    assert!(shown.inputs.compared.is_empty());
+    assert_eq!(shown.inputs.spec.pods, Some(7));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].message.ends_with(": a pin written as JSON, as older links wrote pins, which the custom element does not read; open the link in crashloop-explorer and copy it anew; using the default"),
+        "{}",
+        notices[0].message
+    );
+
+    // A bad value, a key a scenario does not have (another pin included),
+    // or a scenario that does not hold together refuses the whole pin, with
+    // the reason; the rest of the link stands.
+    for (bad, why) in [
+        (
+            "i%3D5h",
+            r#"ignored pin="i=5h": i="5h": must be between 25ms and 1m0s (got 5h0m0s); using the default"#,
+        ),
+        (
+            "v%3D1.37%26zz%3D1%26pin%3Dv",
+            r#"ignored pin="v=1.37&zz=1&pin=v": zz="1": not a key of a scenario; pin="v": not a key of a scenario; using the default"#,
+        ),
+        (
+            "g%3D200.0s.f.A.0s.a%26g%3D100.0s.f.A.0s.b",
+            r#"ignored pin="g=200.0s.f.A.0s.a&g=100.0s.f.A.0s.b": pods must be between 1 on the node and 250 on the node (got 300 on the node); using the default"#,
+        ),
+    ] {
+        let (page, notices) = decode(&format!("v=1.37&n=7&pin={bad}"));
+        assert!(page.inputs.compared.is_empty());
+        assert_eq!(page.inputs.spec.pods, Some(7));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].key, "pin");
+        assert_eq!(notices[0].message, why);
+    }
 }

@@ -112,16 +112,17 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
-fn read_link(query: &Option<AttrValue>) -> (Page, Vec<Notice>) {
+fn read_link(query: &Option<AttrValue>, json_pin: share::JsonPin) -> (Page, Vec<Notice>) {
+    let decode = |q: &str| share::decode_with(q, json_pin);
     match query {
-        Some(q) => share::decode(q),
+        Some(q) => decode(q),
         None => {
             let search = location().and_then(|l| l.search().ok()).unwrap_or_default();
             let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
             if first_visit(&search, &hash) {
-                return share::decode(FIRST_VISIT_LINK);
+                return decode(FIRST_VISIT_LINK);
             }
-            let (mut shared, notices) = share::decode(&search);
+            let (mut shared, notices) = decode(&search);
             if hash == "#job" {
                 shared.view = View::Job;
             }
@@ -177,9 +178,11 @@ struct Core {
     job_part_link: std::rc::Rc<String>,
 }
 
+/// What both roots hold. `json_pin` reads a pin written as JSON by an
+/// older link (`share::JsonPin`).
 #[hook]
-fn use_core(props: &AppProps) -> Core {
-    let link = use_memo(props.query.clone(), read_link);
+fn use_core(props: &AppProps, json_pin: share::JsonPin) -> Core {
+    let link = use_memo(props.query.clone(), move |q| read_link(q, json_pin));
     let state = {
         let l = link.clone();
         use_reducer(move || State::new(l.0.inputs.clone()))
@@ -200,7 +203,7 @@ fn use_core(props: &AppProps) -> Core {
     let on_job = {
         let job = job.clone();
         Callback::from(move |keys: String| {
-            let keys = share::decode(&keys).0.job;
+            let keys = share::decode_with(&keys, json_pin).0.job;
             if *job != keys {
                 job.set(keys);
             }
@@ -340,7 +343,9 @@ impl Core {
 /// full page (the other panels, the exports, the JS API).
 #[function_component]
 pub fn EmbedApp(props: &AppProps) -> Html {
-    use_core(props).embed_view(props.app_url.as_deref())
+    // Its wasm holds no JSON reader for scenarios: an older link's JSON pin
+    // is named, and opens in the full app.
+    use_core(props, share::json_pin_elsewhere).embed_view(props.app_url.as_deref())
 }
 
 /// What can be mounted as the explorer (`api::mount`): the full app, which
@@ -360,7 +365,7 @@ impl Root for EmbedApp {
 
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
-    let core = use_core(props);
+    let core = use_core(props, share::json_pin);
     let state = core.state.clone();
     let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
     // Once shown, the Job view stays mounted (hidden in the other view), so

@@ -216,10 +216,15 @@ fn group_field(g: &Group) -> String {
 /// The query string (without `?`) for a page: every parameter in `PARAMS`
 /// order, defaults left out (but the version, always).
 pub fn encode(page: &Page) -> String {
+    write_keys(page, params())
+}
+
+fn write_keys<'a>(page: &Page, params: impl Iterator<Item = &'a Param>) -> String {
     let mut w = Writer(vec![]);
-    for p in PARAMS {
-        for v in (p.write)(page) {
-            w.put(p.key, v);
+    for p in params {
+        match p.write {
+            Values(write) => write(page).into_iter().for_each(|v| w.put(p.key, v)),
+            Pairs(write) => write(page).into_iter().for_each(|(k, v)| w.put(k, v)),
         }
     }
     w.0.join("&")
@@ -248,17 +253,30 @@ fn show_value(v: &str) -> String {
 
 struct Reader {
     notices: Vec<Notice>,
+    json_pin: JsonPin,
+    /// Reading a pin's own keys: a notice says only the key, value and why,
+    /// for the pin's notice to quote.
+    in_pin: bool,
 }
 
 impl Reader {
+    fn new(json_pin: JsonPin) -> Self {
+        Reader {
+            notices: vec![],
+            json_pin,
+            in_pin: false,
+        }
+    }
+
     fn notice(&mut self, key: &str, value: &str, why: impl Into<String>) {
+        let (value, why) = (show_value(value), why.into());
         self.notices.push(Notice {
             key: key.to_owned(),
-            message: format!(
-                "ignored {key}={}: {}; using the default",
-                show_value(value),
-                why.into()
-            ),
+            message: if self.in_pin {
+                format!("{key}={value}: {why}")
+            } else {
+                format!("ignored {key}={value}: {why}; using the default")
+            },
         });
     }
 
@@ -390,14 +408,31 @@ impl Reader {
 /// was the default, which was 1.35 until 1.36 and 1.37 were added.
 pub const LEGACY_LINK_VERSION: KubeletVersion = KubeletVersion::V1_35;
 
-/// Keys that say how to show a page, not what it computes: a link of only
-/// these (an embed's or a custom element's) is no old link missing `v=`.
-const PRESENTATION: &[&str] = &["view", "embed", "theme", "controls"];
-
 /// The page a query string describes, and what in it was not used.
 /// Decoding never fails: a bad value keeps the default and says so.
 pub fn decode(query: &str) -> (Page, Vec<Notice>) {
-    let mut r = Reader { notices: vec![] };
+    decode_with(query, json_pin)
+}
+
+/// How a wasm reads a pin written as JSON, as links wrote pins before they
+/// were link keys: `json_pin`, or `json_pin_elsewhere` where the wasm
+/// carries no JSON reader for scenarios (the custom element's).
+pub type JsonPin = fn(&str) -> Result<ScenarioSpec, String>;
+
+/// A pin as JSON (`{"initialMs":250,…}`), read as the JS API reads a scenario.
+pub fn json_pin(v: &str) -> Result<ScenarioSpec, String> {
+    super::json::from_str::<ScenarioSpec>(v)
+}
+
+/// For the custom element, whose wasm reads pins only as link keys: the
+/// full app opens the link and writes the pin anew.
+pub fn json_pin_elsewhere(_: &str) -> Result<ScenarioSpec, String> {
+    Err("a pin written as JSON, as older links wrote pins, which the custom element does not read; open the link in crashloop-explorer and copy it anew".into())
+}
+
+/// `decode`, with pins written as JSON read by `json_pin`.
+pub fn decode_with(query: &str, json_pin: JsonPin) -> (Page, Vec<Notice>) {
+    let mut r = Reader::new(json_pin);
     let mut page = Page::default();
     if query.len() > MAX_QUERY {
         r.notices.push(Notice {
@@ -411,11 +446,14 @@ pub fn decode(query: &str) -> (Page, Vec<Notice>) {
     let (mut saw_known, mut saw_version) = (false, false);
     for (key, v) in parse_query(query) {
         // Unknown keys belong to someone else (analytics, a docs site): left alone.
-        let Some(p) = PARAMS.iter().find(|p| p.key == key) else {
+        let Some(p) = params().find(|p| p.key == key) else {
             continue;
         };
         (p.read)(&mut page, &v, &mut r);
-        saw_known |= !PRESENTATION.contains(&p.key);
+        // Keys that say how to show a page, not what it computes: a link of
+        // only these (an embed's or a custom element's) is no old link
+        // missing `v=`.
+        saw_known |= !PRESENTATION.iter().any(|shown| shown.key == key);
         saw_version |= key == "v";
     }
     if saw_known && !saw_version {
@@ -429,16 +467,7 @@ pub fn decode(query: &str) -> (Page, Vec<Notice>) {
         });
     }
     let inputs = &mut page.inputs;
-    let spec = &mut inputs.spec;
-    // A custom curve (i, x, sc) or the configuration, never both.
-    if spec.initial_ms.is_some() || spec.max_ms.is_some() || !spec.schedule_ms.is_empty() {
-        spec.initial_ms = Some(spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS));
-        spec.max_ms = Some(spec.max_ms.unwrap_or(DEFAULT_MAX_MS));
-        spec.config = None;
-    } else {
-        spec.reset_after_ms = None;
-        spec.config = Some(inputs.config.clone());
-    }
+    settle(inputs);
     // What is right key by key can still be wrong together (pods over 250 on the node).
     if let Err(e) = Scenario::try_from(inputs.spec.clone()) {
         if !matches!(e, crate::engine::ScenarioError::Config(_)) {
@@ -456,13 +485,78 @@ pub fn decode(query: &str) -> (Page, Vec<Notice>) {
     (page, r.notices)
 }
 
+/// A custom curve (i, x, sc) or the configuration, never both.
+fn settle(inputs: &mut Inputs) {
+    let spec = &mut inputs.spec;
+    if spec.initial_ms.is_some() || spec.max_ms.is_some() || !spec.schedule_ms.is_empty() {
+        spec.initial_ms = Some(spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS));
+        spec.max_ms = Some(spec.max_ms.unwrap_or(DEFAULT_MAX_MS));
+        spec.config = None;
+    } else {
+        spec.reset_after_ms = None;
+        spec.config = Some(inputs.config.clone());
+    }
+}
+
+/// A pinned scenario in a link: its own scenario keys (`SCENARIO`), as a
+/// query string of their own: `pin=v%3D1.37%26i%3D250ms%26x%3D1m0s`.
+fn pin_keys(spec: &ScenarioSpec) -> String {
+    let page = Page {
+        inputs: Inputs {
+            spec: spec.clone(),
+            config: spec.config.clone().unwrap_or_default(),
+            ..Inputs::default()
+        },
+        ..Page::default()
+    };
+    write_keys(&page, SCENARIO.iter())
+}
+
+/// A pin's scenario from its keys (or, from an older link, its JSON): a
+/// key it does not know, a bad value or a scenario that does not hold
+/// together refuses the whole pin, saying why.
+fn read_pin(v: &str, json_pin: JsonPin) -> Result<ScenarioSpec, String> {
+    let spec = if v.starts_with('{') {
+        json_pin(v)?
+    } else {
+        let mut r = Reader {
+            in_pin: true,
+            ..Reader::new(json_pin)
+        };
+        let mut page = Page::default();
+        for (key, v) in parse_query(v) {
+            match SCENARIO.iter().find(|p| p.key == key) {
+                Some(p) => (p.read)(&mut page, &v, &mut r),
+                None => r.notice(&key, &v, "not a key of a scenario"),
+            }
+        }
+        if !r.notices.is_empty() {
+            let whys: Vec<String> = r.notices.into_iter().map(|n| n.message).collect();
+            return Err(whys.join("; "));
+        }
+        settle(&mut page.inputs);
+        page.inputs.spec
+    };
+    Scenario::try_from(spec.clone()).map_err(|e| e.to_string())?;
+    Ok(spec)
+}
+
 /// One parameter of a link: its key, its values as written (none at the
 /// default; a repeated key has several), and how a value is read back.
 struct Param {
     key: &'static str,
-    write: fn(&Page) -> Vec<String>,
+    write: Write,
     read: fn(&mut Page, &str, &mut Reader),
 }
+
+/// How a parameter is written.
+enum Write {
+    /// Its values, under its own key.
+    Values(fn(&Page) -> Vec<String>),
+    /// Keys and values in an order that matters: what is compared (`c`, `pin`).
+    Pairs(fn(&Page) -> Vec<(&'static str, String)>),
+}
+use Write::{Pairs, Values};
 
 /// A value written only when `cond` holds.
 fn when(cond: bool, value: impl FnOnce() -> String) -> Vec<String> {
@@ -511,11 +605,19 @@ fn compare(page: &mut Page, c: CompareRef, key: &str, v: &str, r: &mut Reader) {
     }
 }
 
-/// The link's parameters, in the order they are written.
-const PARAMS: &[Param] = &[
+/// The link's parameters, in the order they are written: how the page is
+/// shown, the live scenario, then what is compared and the Job view's keys.
+const PARAMS: [&[Param]; 3] = [PRESENTATION, SCENARIO, BESIDE];
+
+fn params() -> impl Iterator<Item = &'static Param> {
+    PARAMS.into_iter().flatten()
+}
+
+/// How a page is shown, not what it computes.
+const PRESENTATION: &[Param] = &[
     Param {
         key: "view",
-        write: |p| when(p.view == View::Job, || "job".into()),
+        write: Values(|p| when(p.view == View::Job, || "job".into())),
         read: |p, v, r| match v {
             "job" => p.view = View::Job,
             "crashloop" => p.view = View::CrashLoop,
@@ -524,12 +626,12 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "embed",
-        write: |p| when(p.embed, || "1".into()),
+        write: Values(|p| when(p.embed, || "1".into())),
         read: |p, v, _| p.embed = v == "1" || v == "true",
     },
     Param {
         key: "theme",
-        write: |p| some(p.theme, |t| t.name().into()),
+        write: Values(|p| some(p.theme, |t| t.name().into())),
         read: |p, v, r| match Theme::parse(v) {
             Some(t) => p.theme = Some(t),
             None => r.notice("theme", v, "the theme is light, dark or auto"),
@@ -537,7 +639,7 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "controls",
-        write: |p| when(p.embed && !p.controls.is_empty(), || p.controls.join(",")),
+        write: Values(|p| when(p.embed && !p.controls.is_empty(), || p.controls.join(","))),
         read: |p, v, _| {
             p.controls = v
                 .split(',')
@@ -547,9 +649,13 @@ const PARAMS: &[Param] = &[
                 .collect()
         },
     },
+];
+
+/// A scenario: the live one's keys, and a pin's.
+const SCENARIO: &[Param] = &[
     Param {
         key: "m",
-        write: |p| when(p.inputs.spec.model == Semantics::Kep, || "kep".into()),
+        write: Values(|p| when(p.inputs.spec.model == Semantics::Kep, || "kep".into())),
         read: |p, v, r| match v {
             "kep" => p.inputs.spec.model = Semantics::Kep,
             "kubelet" => p.inputs.spec.model = Semantics::Kubelet,
@@ -560,7 +666,7 @@ const PARAMS: &[Param] = &[
     // default version moves.
     Param {
         key: "v",
-        write: |p| {
+        write: Values(|p| {
             vec![p
                 .inputs
                 .spec
@@ -568,7 +674,7 @@ const PARAMS: &[Param] = &[
                 .unwrap_or_default()
                 .name()
                 .into()]
-        },
+        }),
         read: |p, v, r| match KubeletVersion::parse(v) {
             Some(version) => p.inputs.spec.kubelet_version = Some(version),
             None => r.notice(
@@ -584,18 +690,18 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "gr",
-        write: |p| gate_value(p, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY),
+        write: Values(|p| gate_value(p, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY)),
         read: |p, v, r| read_gate(p, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY, "gr", v, r),
     },
     Param {
         key: "gm",
-        write: |p| gate_value(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX),
+        write: Values(|p| gate_value(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX)),
         read: |p, v, r| read_gate(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX, "gm", v, r),
     },
     // The field's own validation is the kubelet's: shown where it is typed.
     Param {
         key: "p",
-        write: |p| {
+        write: Values(|p| {
             some(
                 p.inputs
                     .config
@@ -604,7 +710,7 @@ const PARAMS: &[Param] = &[
                     .clone(),
                 |v| v,
             )
-        },
+        }),
         read: |p, v, r| {
             if v.chars().count() > 64 {
                 return r.notice("p", v, "longer than 64 characters");
@@ -616,30 +722,30 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "i",
-        write: |p| {
+        write: Values(|p| {
             custom(
                 p,
                 Some(p.inputs.spec.initial_ms.unwrap_or(DEFAULT_INITIAL_MS)),
             )
-        },
+        }),
         read: |p, v, r| p.inputs.spec.initial_ms = r.ms("i", v, &INITIAL_RANGE_MS),
     },
     Param {
         key: "x",
-        write: |p| custom(p, Some(p.inputs.spec.max_ms.unwrap_or(DEFAULT_MAX_MS))),
+        write: Values(|p| custom(p, Some(p.inputs.spec.max_ms.unwrap_or(DEFAULT_MAX_MS)))),
         read: |p, v, r| p.inputs.spec.max_ms = r.ms("x", v, &MAX_RANGE_MS),
     },
     Param {
         key: "rs",
-        write: |p| match p.inputs.spec.reset_after_ms {
+        write: Values(|p| match p.inputs.spec.reset_after_ms {
             Some(rs) => custom(p, Some(rs)),
             None => vec![],
-        },
+        }),
         read: |p, v, r| p.inputs.spec.reset_after_ms = r.ms("rs", v, &RESET_RANGE_MS),
     },
     Param {
         key: "sc",
-        write: |p| {
+        write: Values(|p| {
             let waits = &p.inputs.spec.schedule_ms;
             when(p.inputs.spec.config.is_none() && !waits.is_empty(), || {
                 waits
@@ -648,7 +754,7 @@ const PARAMS: &[Param] = &[
                     .collect::<Vec<_>>()
                     .join(",")
             })
-        },
+        }),
         read: |p, v, r| {
             let waits: Result<Vec<Ms>, String> = v
                 .split(',')
@@ -676,7 +782,7 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "rq",
-        write: |p| some(p.inputs.spec.requeue, |r| r.name().into()),
+        write: Values(|p| some(p.inputs.spec.requeue, |r| r.name().into())),
         read: |p, v, r| match (Requeue::parse(v), v) {
             (Some(q), _) => p.inputs.spec.requeue = Some(q),
             // What links said before the name table.
@@ -686,10 +792,10 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "s",
-        write: |p| {
+        write: Values(|p| {
             let seed = p.inputs.spec.seed;
             when(seed != ScenarioSpec::default().seed, || seed.to_string())
-        },
+        }),
         read: |p, v, r| match v.parse::<u64>() {
             Ok(seed) => p.inputs.spec.seed = seed,
             Err(_) => r.notice("s", v, "a seed is a whole number"),
@@ -697,10 +803,10 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "bs",
-        write: |p| {
+        write: Values(|p| {
             let n = p.inputs.spec.band_seeds;
             when(n != ScenarioSpec::default().band_seeds, || n.to_string())
-        },
+        }),
         read: |p, v, r| {
             if let Some(n) = r.num("bs", v, &BAND_SEEDS_RANGE) {
                 p.inputs.spec.band_seeds = n;
@@ -709,40 +815,40 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "l",
-        write: |p| {
+        write: Values(|p| {
             let l = p.inputs.spec.start_latency_ms;
             when(l != 0, || format_go_duration_ms(l))
-        },
+        }),
         read: |p, v, r| {
             p.inputs.spec.start_latency_ms = r.ms("l", v, &LATENCY_RANGE_MS).unwrap_or(0)
         },
     },
     Param {
         key: "n",
-        write: |p| {
+        write: Values(|p| {
             let spec = &p.inputs.spec;
             some(
                 spec.pods
                     .filter(|&n| spec.groups.is_empty() && n != DEFAULT_PODS),
                 |n| n.to_string(),
             )
-        },
+        }),
         read: |p, v, r| p.inputs.spec.pods = r.num("n", v, &PODS_RANGE),
     },
     Param {
         key: "r",
-        write: |p| {
+        write: Values(|p| {
             let spec = &p.inputs.spec;
             some(
                 spec.run_ms.filter(|&r| spec.groups.is_empty() && r != 0),
                 format_go_duration_ms,
             )
-        },
+        }),
         read: |p, v, r| p.inputs.spec.run_ms = r.ms("r", v, &RUN_RANGE_MS),
     },
     Param {
         key: "g",
-        write: |p| p.inputs.spec.groups.iter().map(group_field).collect(),
+        write: Values(|p| p.inputs.spec.groups.iter().map(group_field).collect()),
         read: |p, v, r| {
             if p.inputs.spec.groups.len() >= MAX_GROUPS {
                 r.notice("g", v, format!("at most {MAX_GROUPS} groups"));
@@ -753,22 +859,22 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "cg",
-        write: |p| {
+        write: Values(|p| {
             let cg = p.inputs.spec.chart_group;
             when(cg != 0, || cg.to_string())
-        },
+        }),
         read: |p, v, r| {
             p.inputs.spec.chart_group = r.num("cg", v, &(0..=MAX_GROUPS - 1)).unwrap_or(0)
         },
     },
     Param {
         key: "h",
-        write: |p| {
+        write: Values(|p| {
             let h = p.inputs.spec.horizon_ms;
             when(h != ScenarioSpec::default().horizon_ms, || {
                 format_go_duration_ms(h)
             })
-        },
+        }),
         read: |p, v, r| {
             if let Some(h) = r.ms("h", v, &HORIZON_RANGE_MS) {
                 p.inputs.spec.horizon_ms = h;
@@ -777,12 +883,12 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "rp",
-        write: |p| {
+        write: Values(|p| {
             let n = p.inputs.spec.requests_per_restart;
             when(n != ScenarioSpec::default().requests_per_restart, || {
                 n.to_string()
             })
-        },
+        }),
         read: |p, v, r| {
             if let Some(n) = r.num("rp", v, &REQUESTS_PER_RESTART_RANGE) {
                 p.inputs.spec.requests_per_restart = n;
@@ -791,10 +897,10 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "q",
-        write: |p| {
+        write: Values(|p| {
             let n = p.inputs.spec.kube_api_qps;
             when(n != ScenarioSpec::default().kube_api_qps, || n.to_string())
-        },
+        }),
         read: |p, v, r| {
             if let Some(n) = r.num("q", v, &QPS_RANGE) {
                 p.inputs.spec.kube_api_qps = n;
@@ -803,37 +909,45 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "b",
-        write: |p| {
+        write: Values(|p| {
             let n = p.inputs.spec.kube_api_burst;
             when(n != ScenarioSpec::default().kube_api_burst, || {
                 n.to_string()
             })
-        },
+        }),
         read: |p, v, r| {
             if let Some(n) = r.num("b", v, &BURST_RANGE) {
                 p.inputs.spec.kube_api_burst = n;
             }
         },
     },
+];
+
+/// What is drawn beside the live scenario, and the Job view's keys.
+const BESIDE: &[Param] = &[
     Param {
         key: "mk",
-        write: |p| some(p.inputs.marker_ms, format_go_duration_ms),
+        write: Values(|p| some(p.inputs.marker_ms, format_go_duration_ms)),
         read: |p, v, r| p.inputs.marker_ms = r.ms("mk", v, &HORIZON_RANGE_MS),
     },
     Param {
         key: "c",
-        write: |p| {
-            let ids: Vec<&str> = p
-                .inputs
-                .compared
-                .iter()
-                .filter_map(|c| match c {
-                    CompareRef::Preset(id) => Some(*id),
-                    CompareRef::Pinned(_) => None,
-                })
-                .collect();
-            when(!ids.is_empty(), || ids.join(","))
-        },
+        // Presets (`c=rapid,flat`) and pins (`pin=`) in the order compared,
+        // which is the legend's and the colours'.
+        write: Pairs(|p| {
+            let mut pairs: Vec<(&'static str, String)> = vec![];
+            for c in &p.inputs.compared {
+                match (c, pairs.last_mut()) {
+                    (CompareRef::Preset(id), Some(("c", ids))) => {
+                        ids.push(',');
+                        ids.push_str(id);
+                    }
+                    (CompareRef::Preset(id), _) => pairs.push(("c", (*id).to_owned())),
+                    (CompareRef::Pinned(spec), _) => pairs.push(("pin", pin_keys(spec))),
+                }
+            }
+            pairs
+        }),
         read: |p, v, r| {
             for id in v.split(',').filter(|id| !id.is_empty()) {
                 match presets().into_iter().find(|preset| preset.id == id) {
@@ -845,38 +959,22 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "pin",
-        write: |p| {
-            p.inputs
-                .compared
-                .iter()
-                .filter_map(|c| match c {
-                    CompareRef::Pinned(spec) => super::json::to_string(spec),
-                    CompareRef::Preset(_) => None,
-                })
-                .collect()
-        },
-        read: |p, v, r| {
-            let pinned = super::json::from_str::<ScenarioSpec>(v).and_then(|spec| {
-                Scenario::try_from(spec.clone())
-                    .map(|_| spec)
-                    .map_err(|e| e.to_string())
-            });
-            match pinned {
-                Ok(spec) => compare(p, CompareRef::Pinned(Box::new(spec)), "pin", v, r),
-                Err(e) => r.notice("pin", v, e),
-            }
+        write: Values(|_| vec![]), // with `c`
+        read: |p, v, r| match read_pin(v, r.json_pin) {
+            Ok(spec) => compare(p, CompareRef::Pinned(Box::new(spec)), "pin", v, r),
+            Err(e) => r.notice("pin", v, e),
         },
     },
     // The Job view's keys, carried as written (see `JobLink`): read and
     // checked by `job_inputs`, written by `job_link`.
     Param {
         key: "job",
-        write: |p| p.job.manifest.iter().cloned().collect(),
+        write: Values(|p| p.job.manifest.iter().cloned().collect()),
         read: |p, v, _| p.job.manifest = Some(v.to_owned()),
     },
     Param {
         key: "js",
-        write: |p| p.job.script.iter().cloned().collect(),
+        write: Values(|p| p.job.script.iter().cloned().collect()),
         read: |p, v, r| {
             if v.len() <= MAX_TEXT {
                 p.job.script = Some(v.to_owned());
@@ -887,7 +985,7 @@ const PARAMS: &[Param] = &[
     },
     Param {
         key: "jr",
-        write: |p| p.job.run.iter().cloned().collect(),
+        write: Values(|p| p.job.run.iter().cloned().collect()),
         read: |p, v, _| p.job.run = Some(v.to_owned()),
     },
 ];
@@ -895,7 +993,7 @@ const PARAMS: &[Param] = &[
 /// The Job view's inputs from a link's Job keys, and what in them was not
 /// used (a bad value keeps the default, as `decode` does).
 pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
-    let mut r = Reader { notices: vec![] };
+    let mut r = Reader::new(json_pin);
     let mut job = JobInputs::default();
     if let Some(v) = &link.manifest {
         match super::value::from_json(v)
