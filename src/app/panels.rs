@@ -700,7 +700,9 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             </tr>
         }
     };
+    // In a box of its own: see `.figures` in style.css.
     html! {
+        <div class="figures">
         <table class="summary" id="summary">
             <caption>{"Figures for the node"}</caption>
             <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
@@ -709,6 +711,7 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
                 { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
             </tbody>
         </table>
+        </div>
     }
 }
 
@@ -726,6 +729,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
             .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| &**t))),
     );
     html! {
+        <div class="figures">
         <table class="summary" id="compare-table">
             <caption>{"Compared, per pod"}</caption>
             <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
@@ -741,5 +745,6 @@ pub fn CompareTable(p: &PanelProps) -> Html {
                 }) }
             </tbody>
         </table>
+        </div>
     }
 }
