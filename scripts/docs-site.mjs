@@ -36,9 +36,12 @@ const inside = (page, index, script, arg) =>
 const text = (page, index, id) => inside(page, index, "const e = root && root.getElementById(arg); return e ? e.textContent.trim() : null;", id);
 const background = (page, index) =>
   inside(page, index, "return getComputedStyle(root.querySelector('.controls')).backgroundColor;");
+// A chart out of sight waits to be drawn until it comes near: brought into
+// view first, as a reader scrolling to it would.
 const inkedScript = `
   const c = root && root.querySelector(arg);
   if (!c || !c.width) return false;
+  c.scrollIntoView({ block: "center" });
   const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
   for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
   return false;`;

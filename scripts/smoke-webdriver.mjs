@@ -96,8 +96,11 @@ async function smoke() {
     fail(`${engine}: timed out waiting for ${what} (page: ${page})`);
     return false;
   };
+  // A chart out of sight waits to be drawn until it comes near: brought
+  // into view first, as a reader scrolling to it would.
   const inked = `const c = document.querySelector(arguments[0]);
     if (!c || !c.width) return false;
+    c.scrollIntoView({ block: "center" });
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
     return false;`;
@@ -149,6 +152,7 @@ async function smoke() {
       await until(`ink in <crashloop-explorer> ${i}`, `const host = document.querySelectorAll("crashloop-explorer")[arguments[0]];
         const c = host && host.shadowRoot && host.shadowRoot.querySelector("#chart-restarts");
         if (!c || !c.width) return false;
+        c.scrollIntoView({ block: "center" });
         const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
         for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
         return false;`, i);

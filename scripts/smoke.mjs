@@ -24,11 +24,14 @@ async function open(query) {
   return page;
 }
 
-// Waits until a canvas has ink on it.
+// Waits until a canvas has ink on it. A chart out of sight waits to be drawn
+// until it comes near (src/app/hooks.rs, observe_near), so it is brought into
+// view first, as a reader scrolling to it would.
 async function inked(page, selector) {
   await page.waitForFunction((sel) => {
     const c = document.querySelector(sel);
     if (!c || !c.width) return false;
+    c.scrollIntoView({ block: "center" });
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     for (let i = 0; i < d.length; i += 16) if (d[i] < 128 && d[i + 3] > 0) return true;
     return false;
