@@ -1,8 +1,9 @@
 //! JSON text for the few values that travel as JSON: a pinned scenario in an
 //! older link (`pin={…}`; pins are now scenario keys), a claim's scenario
-//! between the app's two wasm modules, the JS API's objects. Natively serde_json; in the browser, the browser's own
-//! `JSON` with serde-wasm-bindgen, so the app's wasm carries no JSON parser
-//! or printer of its own.
+//! between the app's two wasm modules, the JS API's objects. Natively
+//! serde_json; in the browser, the browser's own `JSON` with
+//! serde-wasm-bindgen, so the app's wasm carries no JSON parser or printer
+//! of its own.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
