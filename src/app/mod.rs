@@ -178,10 +178,10 @@ struct Core {
     job_part_link: std::rc::Rc<String>,
 }
 
-/// What both roots hold. `json_pin` reads a pin written as JSON by an
-/// older link (`share::JsonPin`).
+/// What both roots hold, read as root `R` reads links.
 #[hook]
-fn use_core(props: &AppProps, json_pin: share::JsonPin) -> Core {
+fn use_core<R: Root>(props: &AppProps) -> Core {
+    let json_pin = R::JSON_PIN;
     let link = use_memo(props.query.clone(), move |q| read_link(q, json_pin));
     let state = {
         let l = link.clone();
@@ -343,9 +343,7 @@ impl Core {
 /// full page (the other panels, the exports, the JS API).
 #[function_component]
 pub fn EmbedApp(props: &AppProps) -> Html {
-    // Its wasm holds no JSON reader for scenarios: an older link's JSON pin
-    // is named, and opens in the full app.
-    use_core(props, share::json_pin_elsewhere).embed_view(props.app_url.as_deref())
+    use_core::<EmbedApp>(props).embed_view(props.app_url.as_deref())
 }
 
 /// What can be mounted as the explorer (`api::mount`): the full app, which
@@ -353,19 +351,25 @@ pub fn EmbedApp(props: &AppProps) -> Html {
 pub trait Root: BaseComponent<Properties = AppProps> {
     /// Every link is shown as an embed.
     const EMBED_ONLY: bool;
+    /// How a pin written as JSON by an older link is read.
+    const JSON_PIN: share::JsonPin;
 }
 
 impl Root for App {
     const EMBED_ONLY: bool = false;
+    const JSON_PIN: share::JsonPin = share::json_pin;
 }
 
 impl Root for EmbedApp {
     const EMBED_ONLY: bool = true;
+    // Its wasm holds no JSON reader for scenarios: an older link's JSON pin
+    // is named, and opens in the full app.
+    const JSON_PIN: share::JsonPin = share::json_pin_elsewhere;
 }
 
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
-    let core = use_core(props, share::json_pin);
+    let core = use_core::<App>(props);
     let state = core.state.clone();
     let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
     // Once shown, the Job view stays mounted (hidden in the other view), so

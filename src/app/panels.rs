@@ -700,19 +700,21 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             </tr>
         }
     };
-    // In a box of its own: see `.figures` in style.css.
-    html! {
-        <div class="figures">
-            <table class="summary" id="summary">
-                <caption>{"Figures for the node"}</caption>
-                <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
-                <tbody>
-                    { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
-                    { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
-                </tbody>
-            </table>
-        </div>
-    }
+    figures(html! {
+        <table class="summary" id="summary">
+            <caption>{"Figures for the node"}</caption>
+            <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
+            <tbody>
+                { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
+                { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
+            </tbody>
+        </table>
+    })
+}
+
+/// A table of figures in a box of its own: see `.figures` in style.css.
+fn figures(table: Html) -> Html {
+    html! { <div class="figures">{ table }</div> }
 }
 
 #[function_component]
@@ -728,23 +730,21 @@ pub fn CompareTable(p: &PanelProps) -> Html {
             .iter()
             .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| &**t))),
     );
-    html! {
-        <div class="figures">
-            <table class="summary" id="compare-table">
-                <caption>{"Compared, per pod"}</caption>
-                <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
-                <tbody>
-                    { for rows.enumerate().map(|(i, (label, t))| match t {
-                        Some(t) => html! { <tr>
-                            <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
-                            <td>{ t.restarts_by(FIRST_MINUTES_MS) }</td>
-                            <td>{ t.restarts_at_ms.len() }</td>
-                            <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
-                        </tr> },
-                        None => html! { <tr><th scope="row">{ label }</th><td colspan="3">{"invalid"}</td></tr> },
-                    }) }
-                </tbody>
-            </table>
-        </div>
-    }
+    figures(html! {
+        <table class="summary" id="compare-table">
+            <caption>{"Compared, per pod"}</caption>
+            <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
+            <tbody>
+                { for rows.enumerate().map(|(i, (label, t))| match t {
+                    Some(t) => html! { <tr>
+                        <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
+                        <td>{ t.restarts_by(FIRST_MINUTES_MS) }</td>
+                        <td>{ t.restarts_at_ms.len() }</td>
+                        <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
+                    </tr> },
+                    None => html! { <tr><th scope="row">{ label }</th><td colspan="3">{"invalid"}</td></tr> },
+                }) }
+            </tbody>
+        </table>
+    })
 }
