@@ -22,11 +22,14 @@ for (const line of read("bundle.tsv").trim().split("\n")) {
 
 // Browser: first chart, latency.
 const browser = JSON.parse(read("browser.json"));
-for (const r of browser) row("first chart", `${r.name}: navigation → a chart with ink`, `${ms(r.first)} ms`);
+for (const r of browser) if (!r.floor) row("first chart", `${r.name}: navigation → a chart with ink`, `${ms(r.first)} ms`);
 for (const r of browser) {
   const goal = r.name.startsWith("default") ? 8 : 16.7;
   const l = r.latency;
-  row("input → painted", `${r.name}, ${r.slider}: p50 / p95 / max`, `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.max)} ms`, `p95 ≤ ${goal} ms`, l.p95 <= goal);
+  const value = `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.max)} ms`;
+  // The floor is not the app: it has no goal of its own.
+  if (r.floor) row("input → painted", `${r.name}, ${r.slider}: p50 / p95 / max`, value);
+  else row("input → painted", `${r.name}, ${r.slider}: p50 / p95 / max`, value, `p95 ≤ ${goal} ms`, l.p95 <= goal);
 }
 for (const r of browser) {
   const w = r.perInput;

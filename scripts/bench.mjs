@@ -29,6 +29,9 @@ const scenarios = [
   // warm-up passes each once); after that the cached runs serve.
   { name: "worst, initial backoff slider (25 ms to 1 s)", url: WORST, slider: "#initial", from: 0, to: 5 },
   { name: "Job view", url: "?v=1.37&view=job&js=exit%201", slider: "#job-run", from: 0, to: 9 },
+  // Not the app: a plain page making the changes a default move makes
+  // (scripts/bench-floor.html), the browser's own share of the default row.
+  { name: "floor: a plain page making the default's changes", page: new URL("./bench-floor.html", import.meta.url).href, slider: "#pods", from: 50, to: 199 },
 ];
 
 // Positions back and forth between `from` and `to`, one step at a time.
@@ -136,7 +139,7 @@ for (const s of scenarios) {
     process.exit(1);
   };
   await page.addInitScript(installAfterPaint);
-  await page.goto(base + s.url);
+  await page.goto(s.page ?? base + s.url);
   const first = await firstChart(page);
   refuseBroken();
   await page.waitForTimeout(300);
@@ -151,7 +154,7 @@ await browser.close();
 if (jsonOut) {
   const { writeFileSync } = await import("node:fs");
   const q = (xs) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs) });
-  writeFileSync(jsonOut, JSON.stringify(rows.map((r) => ({ name: r.name, slider: scenarios.find((s) => s.name === r.name).slider, first: r.first, latency: q(r.latency), perInput: q(r.perInput) }))));
+  writeFileSync(jsonOut, JSON.stringify(rows.map((r) => ({ name: r.name, slider: scenarios.find((s) => s.name === r.name).slider, floor: Boolean(scenarios.find((s) => s.name === r.name).page), first: r.first, latency: q(r.latency), perInput: q(r.perInput) }))));
 }
 console.log("");
 console.log(`${MOVES} inputs each, after ${WARM_UP} not counted; ms. input → painted: a real pointer drag over the slider,`);
