@@ -1378,3 +1378,36 @@ async fn a_job_key_set_back_to_its_default_leaves_the_link() {
     yew::platform::time::sleep(Duration::from_millis(400)).await;
     assert!(!search().contains("job="), "{}", search());
 }
+
+/// In the wasm, `formats::value::decimal` reads with the browser's
+/// `parseFloat`: the same doubles as Rust's own reader, for halfway cases,
+/// subnormals, the edge of the largest double and long mantissas.
+#[wasm_bindgen_test]
+fn the_browser_reads_decimals_as_rust_does() {
+    use crashloop_explorer::formats::value::decimal;
+    for text in [
+        "0.1",
+        "0.30000000000000004",
+        "9007199254740993",
+        "9007199254740992.5",
+        "2.2250738585072011e-308",
+        "4.9e-324",
+        "2.4703282292062327e-324",
+        "2.4703282292062328e-324",
+        "1.7976931348623157e308",
+        "1.7976931348623158e308",
+        "1e400",
+        "123456789012345678901234567890e-10",
+        "-0",
+        ".5",
+        "5.",
+        "+2E-3",
+        "7.038531e-26",
+    ] {
+        assert_eq!(
+            decimal(text).map(f64::to_bits),
+            text.parse::<f64>().ok().map(f64::to_bits),
+            "{text}"
+        );
+    }
+}

@@ -18,6 +18,7 @@ use crashloop_explorer::engine::{
 };
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::pod::parse_pod;
+use crashloop_explorer::formats::value::decimal;
 use crashloop_explorer::formats::yaml;
 use crashloop_explorer::share;
 use proptest::prelude::*;
@@ -333,6 +334,16 @@ proptest! {
         if let Ok((pod, _)) = parse_pod(&text, KubeletVersion::V1_37) {
             let _ = diagnose(&pod, &node(), now_s * 1000);
         }
+    }
+
+    /// The decimal reader takes exactly what `f64::from_str` takes, words
+    /// aside, and reads the same double (the wasm reads it with the
+    /// browser's `parseFloat`, held to Rust's in tests/browser.rs).
+    #[test]
+    fn decimals_read_as_rust_reads_them(
+        s in "[-+.eE0-9]{0,14}|[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][+-]?[0-9]{0,4})?",
+    ) {
+        prop_assert_eq!(decimal(&s).map(f64::to_bits), s.parse::<f64>().ok().map(f64::to_bits));
     }
 
     #[test]

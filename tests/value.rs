@@ -7,11 +7,33 @@ use crashloop_explorer::engine::job::JobManifest;
 use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::value::{
-    from_json, from_value, json_string, to_value, Number, Value,
+    decimal, from_json, from_value, json_string, to_value, Number, Value,
 };
 
 fn as_serde_json(v: &Value) -> serde_json::Value {
     serde_json::to_value(v).expect("a value serializes")
+}
+
+#[test]
+fn decimals_are_read_as_written_and_words_are_not() {
+    assert_eq!(decimal("5."), Some(5.0));
+    assert_eq!(decimal(".5"), Some(0.5));
+    assert_eq!(decimal("+2E-3"), Some(0.002));
+    assert_eq!(decimal("-1.5e3"), Some(-1500.0));
+    assert_eq!(decimal("-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+    // Beyond the largest double: infinite, which the readers then refuse.
+    assert_eq!(decimal("1e400"), Some(f64::INFINITY));
+    for not in [
+        "", ".", "e5", "1e", "1e+", "+", "--1", "1.2.3", " 1", "1 ", "inf", "NaN", "0x10", "1_000",
+    ] {
+        assert_eq!(decimal(not), None, "{not}");
+    }
+    // YAML's plain scalars: a number, or else a string.
+    assert_eq!(
+        crashloop_explorer::formats::yaml::parse("a: .5\nb: 5.\nc: inf\nd: 1e400\n")
+            .map(|v| v.to_string()),
+        Ok(r#"{"a":0.5,"b":5.0,"c":"inf","d":"1e400"}"#.to_owned())
+    );
 }
 
 #[test]

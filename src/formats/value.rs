@@ -153,6 +153,59 @@ impl From<&str> for Value {
 // ---- JSON text ----
 
 /// Compact JSON, as `serde_json::to_string` writes it.
+/// A decimal number as JSON and YAML's plain scalars write it (`-1.5e3`,
+/// `.5`, `5.`, `+2E-3`), rounded to the nearest `f64` as Rust's
+/// `str::parse` rounds it; `None` for anything else (`inf`, `nan`, `0x10`,
+/// `1_000`, blanks). The grammar is `f64::from_str`'s without its words.
+///
+/// In the wasm the browser's own number reader rounds it: on this grammar
+/// JavaScript's `parseFloat` and Rust read the same value (both round the
+/// exact decimal to the nearest double), and std's reader would bring its
+/// table of 128-bit powers of five (10 KB gzip) into the second wasm.
+pub fn decimal(text: &str) -> Option<f64> {
+    if !is_decimal(text.as_bytes()) {
+        return None;
+    }
+    #[cfg(target_arch = "wasm32")]
+    return Some(js_sys::parse_float(text));
+    #[cfg(not(target_arch = "wasm32"))]
+    text.parse().ok()
+}
+
+/// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`
+fn is_decimal(b: &[u8]) -> bool {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    let sign = |i: &mut usize| {
+        if matches!(b.get(*i), Some(b'+' | b'-')) {
+            *i += 1;
+        }
+    };
+    let mut i = 0;
+    sign(&mut i);
+    let whole = digits(&mut i);
+    let fraction = b.get(i) == Some(&b'.') && {
+        i += 1;
+        digits(&mut i)
+    };
+    if !whole && !fraction {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        sign(&mut i);
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -363,8 +416,8 @@ impl JsonReader<'_> {
                 return Ok(Value::Number(Number::Int(i)));
             }
         }
-        match text.parse::<f64>() {
-            Ok(x) if x.is_finite() => Ok(Value::Number(Number::Float(x))),
+        match decimal(text) {
+            Some(x) if x.is_finite() => Ok(Value::Number(Number::Float(x))),
             _ => Err(self.error("number out of range")),
         }
     }

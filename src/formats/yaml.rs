@@ -4,7 +4,7 @@
 //! complex keys are refused with a clear error. Small on purpose: a full YAML
 //! library would double the app's download.
 
-use super::value::{json_string, Map, Number, Value};
+use super::value::{decimal, json_string, Map, Number, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError(pub String);
@@ -75,19 +75,8 @@ fn scalar(s: &str, line: usize) -> Result<Value, YamlError> {
         _ => {
             if let Ok(i) = s.parse::<i64>() {
                 Value::from(i)
-            } else if let Some(n) = s
-                .parse::<f64>()
-                .ok()
-                .filter(|f| f.is_finite())
-                .map(Number::Float)
-            {
-                if s.chars()
-                    .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
-                {
-                    Value::Number(n)
-                } else {
-                    Value::String(s.to_owned())
-                }
+            } else if let Some(x) = decimal(s).filter(|f| f.is_finite()) {
+                Value::Number(Number::Float(x))
             } else {
                 Value::String(s.to_owned())
             }
