@@ -80,6 +80,8 @@ try {
   await page.locator("crashloop-explorer").nth(0).locator("#pods").focus();
   await page.keyboard.press("ArrowRight");
   await until(page, "the first explorer's pods slider", async () => (await text(page, 0, "pods-value")) !== before[2]);
+  // Figures out of sight catch up once the controls rest (aria-busy meanwhile).
+  await until(page, "the first explorer's figures", async () => (await inside(page, 0, "return !root.querySelector('[aria-busy=\"true\"]');")) === true);
   const after = [await text(page, 0, "head-requests-5m"), await text(page, 1, "head-requests-5m"), await text(page, 0, "pods-value")];
   check(before[2] === "110" && after[2] === "111", `first explorer's pods ${before[2]} → ${after[2]}, expected 110 → 111`);
   check(after[0] !== before[0], `the first explorer's /pods figure stayed ${before[0]}`);

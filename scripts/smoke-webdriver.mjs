@@ -115,6 +115,8 @@ async function smoke() {
     // A real key press on the slider (WebDriver's Right arrow key).
     await wd("POST", `${s}/element/${await find("#pods")}/value`, { text: "\uE014" });
     await until("the pods slider to move", "return document.querySelector('#pods-value').textContent.trim() !== arguments[0];", before[0]);
+    // Figures out of sight catch up once the controls rest (aria-busy meanwhile).
+    await until("the figures to catch up", "return !document.querySelector('[aria-busy=\"true\"]');");
     const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
     if (before[0] !== "110" || after[0] !== "111") fail(`${engine}: pods slider ${before[0]} → ${after[0]}, expected 110 → 111`);
     if (after[1] === before[1]) fail(`${engine}: restarts on the node stayed ${before[1]} after adding a pod`);

@@ -52,6 +52,8 @@ async function violations(page, query) {
   await page.focus("#pods");
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction((b) => document.querySelector("#pods-value").innerText !== b, before[0]);
+  // Figures out of sight catch up once the controls rest (aria-busy meanwhile).
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
   if (after[0] !== "111" || before[0] !== "110") fail(`pods slider: ${before[0]} → ${after[0]}, expected 110 → 111`);
   if (after[1] === before[1]) fail(`restarts on the node stayed ${before[1]} after adding a pod`);

@@ -426,6 +426,70 @@ async fn the_client_rate_limit_binds() {
 // comes near: the load chart, below the page's first screens, keeps its
 // pixels through a pods move and shows the move when scrolled to, or when
 // the page is about to be printed.
+/// A move out of the summary table's sight leaves its cells alone (text
+/// changed anywhere costs layout) and says it is behind; the table catches
+/// up once the controls rest. Near sight it follows every move, as the
+/// headline in sight does.
+#[wasm_bindgen_test]
+async fn figures_out_of_sight_catch_up_when_the_controls_rest() {
+    let page = Page::mount_ideal().await;
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    settle().await;
+    let sight = window.inner_height().unwrap().as_f64().unwrap();
+    let table = page.get("summary");
+    let top = table.get_bounding_client_rect().top();
+    assert!(
+        top > 1.6 * sight,
+        "the table is near sight ({top} px, viewport {sight} px)"
+    );
+    let boxed = table.parent_element().expect("the table's box");
+    let busy = |e: &Element| e.get_attribute("aria-busy");
+    // A move, seen before the controls rest: what a drag's next frame paints.
+    let moved = |value: &'static str| {
+        let pods = page.input("pods");
+        pods.set_value(value);
+        fire(&pods, "input");
+        yew::platform::time::sleep(Duration::from_millis(0))
+    };
+    let (cell, head) = (
+        page.text("sum-requests-node-5m"),
+        page.text("head-requests-5m"),
+    );
+    moved("200").await;
+    assert_ne!(
+        page.text("head-requests-5m"),
+        head,
+        "the headline in sight waited"
+    );
+    assert_eq!(
+        page.text("sum-requests-node-5m"),
+        cell,
+        "the table out of sight changed at once"
+    );
+    assert_eq!(busy(&boxed).as_deref(), Some("true"));
+    assert_eq!(busy(&page.get("announce")).as_deref(), Some("true"));
+    settle().await;
+    let rested = page.text("sum-requests-node-5m");
+    assert_ne!(rested, cell, "the table did not catch up");
+    assert_eq!(busy(&boxed), None);
+    assert!(page
+        .text("announce")
+        .contains(&format!("sends {rested} /pods requests")));
+
+    // Near sight, every move.
+    table.scroll_into_view();
+    settle().await;
+    moved("120").await;
+    assert_ne!(
+        page.text("sum-requests-node-5m"),
+        rested,
+        "the table in sight waited"
+    );
+    assert_eq!(busy(&boxed), None);
+    settle().await;
+}
+
 #[wasm_bindgen_test]
 async fn a_chart_out_of_sight_draws_when_it_comes_near() {
     let page = Page::mount_ideal().await;

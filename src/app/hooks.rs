@@ -2,6 +2,7 @@
 //! (gloo's timers and frames, a ResizeObserver guard): URL sync, the theme,
 //! the embed's height.
 
+use super::state::Figures;
 use crate::inputs::Theme;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
@@ -296,17 +297,68 @@ pub async fn write_clipboard(text: &str) -> bool {
         .is_ok()
 }
 
-/// How long the controls must rest before the jitter band is drawn: longer
-/// than the gap between a drag's moves (a frame) or a held key's repeats.
-const BAND_AFTER_MS: u32 = 100;
+/// How long the controls must rest before what waits for them (the jitter
+/// band, figures out of sight, the spoken summary) catches up: longer than
+/// the gap between a drag's moves (a frame) or a held key's repeats.
+const REST_MS: u32 = 100;
 
-/// Runs `draw` once the state has rested `BAND_AFTER_MS` with the band
+/// Runs `draw` once the state has rested `REST_MS` with the band
 /// pending: each new state (`shown`, a result's identity) restarts the wait,
 /// so a drag paints every move without the band, and the band follows.
 #[hook]
 pub fn use_band_later(pending: bool, shown: usize, draw: Callback<()>) {
     use_effect_with((pending, shown), move |&(pending, _)| {
-        let timer = pending.then(|| Timeout::new(BAND_AFTER_MS, move || draw.emit(())));
+        let timer = pending.then(|| Timeout::new(REST_MS, move || draw.emit(())));
         move || drop(timer)
     });
+}
+
+/// The results figures show while the controls move: the newest while their
+/// element is near sight (`observe_near`; with no element, never), else the
+/// results they last showed, until the controls rest (`REST_MS` after the
+/// latest change) or the element comes near. Changed text costs layout wherever it is on the page, in view or
+/// not (a table's cells are laid out together), so a drag far from a table
+/// of figures leaves it alone and it catches up before anyone can scroll to
+/// it (or print: a tenth of a second). The flag says it is behind; its
+/// element says so with `aria-busy`, which also holds a live region's
+/// announcement until it has caught up.
+#[hook]
+pub fn use_caught_up(newest: Figures, near: Option<NodeRef>) -> (Figures, bool) {
+    // Until the first report, an element counts as near.
+    let is_near = use_mut_ref(|| near.is_some());
+    let shown = use_mut_ref(|| newest.clone());
+    let update = use_force_update();
+    {
+        let (is_near, update) = (is_near.clone(), update.clone());
+        use_effect_with((), move |_| {
+            let guard = near.and_then(|n| n.cast::<Element>()).map(|element| {
+                observe_near(&element, move |now| {
+                    let was = std::mem::replace(&mut *is_near.borrow_mut(), now);
+                    if now && !was {
+                        update.force_update();
+                    }
+                })
+            });
+            move || drop(guard)
+        });
+    }
+    if *is_near.borrow() {
+        *shown.borrow_mut() = newest.clone();
+    }
+    let behind = shown.borrow().key() != newest.key();
+    {
+        let shown = shown.clone();
+        // Every render while behind (each new state) restarts the wait.
+        use_effect(move || {
+            let timer = behind.then(|| {
+                Timeout::new(REST_MS, move || {
+                    *shown.borrow_mut() = newest;
+                    update.force_update();
+                })
+            });
+            move || drop(timer)
+        });
+    }
+    let value = shown.borrow().clone();
+    (value, behind)
 }

@@ -28,8 +28,9 @@ use hooks::{use_embed_height, use_theme, use_url_sync};
 use lazy::{LazyDetails, Part, Slot};
 use lifecycle::LifecyclePanel;
 use panels::{
-    api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, ApiPanel, ComparePanel,
-    CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel, WorkloadPanel,
+    api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, Announce, ApiPanel,
+    ComparePanel, CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel,
+    WorkloadPanel,
 };
 use state::{Action, State};
 
@@ -277,16 +278,6 @@ impl Core {
         })
     }
 
-    /// The results in words, for screen readers, after each change.
-    fn announce(&self) -> String {
-        let e = &*self.state.shown;
-        format!(
-            "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
-            e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
-            e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
-        )
-    }
-
     /// The embed: the headline, the controls the link names, two charts and
     /// the summary (or the Job view), with a link to the full app.
     fn embed_view(&self, app_url: Option<&str>) -> Html {
@@ -332,7 +323,7 @@ impl Core {
                         { open_full }
                     </section>
                 </div>
-                <p class="visually-hidden" aria-live="polite">{ self.announce() }</p>
+                <Announce state={state.clone()} />
             </main>
         }
     }
@@ -493,7 +484,7 @@ pub fn App(props: &AppProps) -> Html {
                     <LazyDetails part={Part::Audit} id="audit" link="" dark={dark}
                         summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
                 </section>
-                <p class="visually-hidden" aria-live="polite" id="announce">{ core.announce() }</p>
+                <Announce state={state.clone()} />
             </>
         },
         View::Job => html! {},

@@ -6,10 +6,11 @@ use yew::prelude::*;
 use super::controls::{
     codes_text, parse_codes, Checkbox, Choice, Chrome, ControlPanel, Slider, TextField,
 };
+use super::hooks::use_caught_up;
 use super::state::{
-    nearest_stop, Action, Compared, GroupEdit, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, GATES,
-    HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS,
-    REQUESTS_STOPS, SPREAD_STOPS_MS,
+    nearest_stop, Action, Compared, GroupEdit, Handle, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS,
+    GATES, HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS,
+    QPS_STOPS, REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
 use crate::engine::audit::{audit, Verdict};
 use crate::engine::config::DEFAULT_MAX_MS;
@@ -24,8 +25,6 @@ use crate::engine::{
 };
 use crate::export::window_labels;
 use crate::inputs::{JobInputs, Page, View};
-
-type Handle = UseReducerHandle<State>;
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
@@ -615,9 +614,11 @@ fn signed(v: i64) -> String {
 /// horizon, each against today's default.
 #[function_component]
 pub fn Headline(p: &PanelProps) -> Html {
+    let node = use_node_ref();
+    let (figures, behind) = use_caught_up(p.state.figures(), Some(node.clone()));
     html! {
-        <dl class="headline" id="headline">
-            { for crate::export::headline(&p.state.shown).into_iter().map(|f| html! {
+        <dl class="headline" id="headline" ref={node} aria-busy={busy(behind)}>
+            { for crate::export::headline(&figures.shown).into_iter().map(|f| html! {
                 <div>
                     <dt>{ f.label }</dt>
                     <dd class="figure" id={format!("head-{}", f.id)}>{ f.value }</dd>
@@ -628,10 +629,25 @@ pub fn Headline(p: &PanelProps) -> Html {
     }
 }
 
+/// The results in words for screen readers, spoken once the controls rest
+/// (a drag would queue a sentence per move; `aria-busy` holds it meanwhile).
+#[function_component]
+pub fn Announce(p: &PanelProps) -> Html {
+    let (figures, behind) = use_caught_up(p.state.figures(), None);
+    let e = &*figures.shown;
+    let text = format!(
+        "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
+        e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
+        e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
+    );
+    html! { <p class="visually-hidden" aria-live="polite" id="announce" aria-busy={busy(behind)}>{ text }</p> }
+}
+
 #[function_component]
 pub fn SummaryTable(p: &PanelProps) -> Html {
-    let state = &p.state;
-    let e = &*state.shown;
+    let node = use_node_ref();
+    let (results, behind) = use_caught_up(p.state.figures(), Some(node.clone()));
+    let e = &*results.shown;
     let (first, horizon) = window_labels(e.timeline.horizon_ms);
     type Pick = fn(&Counts) -> i64;
     let rows: [(&str, String, Pick, bool); 6] = [
@@ -700,51 +716,67 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             </tr>
         }
     };
-    figures(html! {
-        <table class="summary" id="summary">
-            <caption>{"Figures for the node"}</caption>
-            <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
-            <tbody>
-                { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
-                { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
-            </tbody>
-        </table>
-    })
+    figures(
+        node,
+        behind,
+        html! {
+            <table class="summary" id="summary">
+                <caption>{"Figures for the node"}</caption>
+                <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
+                    { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
+                </tbody>
+            </table>
+        },
+    )
 }
 
-/// A table of figures in a box of its own: see `.figures` in style.css.
-fn figures(table: Html) -> Html {
-    html! { <div class="figures">{ table }</div> }
+/// A table of figures in a box of its own (see `.figures` in style.css),
+/// busy while it waits to catch up (`use_caught_up`).
+fn figures(node: NodeRef, behind: bool, table: Html) -> Html {
+    html! { <div class="figures" ref={node} aria-busy={busy(behind)}>{ table }</div> }
+}
+
+/// `aria-busy` while figures wait to catch up; no attribute otherwise.
+fn busy(behind: bool) -> Option<AttrValue> {
+    behind.then_some(AttrValue::Static("true"))
 }
 
 #[function_component]
 pub fn CompareTable(p: &PanelProps) -> Html {
-    let state = &p.state;
-    if state.compared_results.is_empty() {
-        return html! {};
+    let node = use_node_ref();
+    let (results, behind) = use_caught_up(p.state.figures(), Some(node.clone()));
+    if results.compared.is_empty() {
+        // Observed from the start, for when scenarios are compared later.
+        return html! { <div ref={node}></div> };
     }
-    let live: &crate::engine::Timeline = &state.shown.timeline;
+    let live: &crate::engine::Timeline = &results.shown.timeline;
     let rows = std::iter::once((crate::chart::LIVE_LABEL.to_owned(), Some(live))).chain(
-        state
-            .compared_results
+        results
+            .compared
             .iter()
             .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| &**t))),
     );
-    figures(html! {
-        <table class="summary" id="compare-table">
-            <caption>{"Compared, per pod"}</caption>
-            <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
-            <tbody>
-                { for rows.enumerate().map(|(i, (label, t))| match t {
-                    Some(t) => html! { <tr>
-                        <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
-                        <td>{ t.restarts_by(FIRST_MINUTES_MS) }</td>
-                        <td>{ t.restarts_at_ms.len() }</td>
-                        <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
-                    </tr> },
-                    None => html! { <tr><th scope="row">{ label }</th><td colspan="3">{"invalid"}</td></tr> },
-                }) }
-            </tbody>
-        </table>
-    })
+    figures(
+        node,
+        behind,
+        html! {
+            <table class="summary" id="compare-table">
+                <caption>{"Compared, per pod"}</caption>
+                <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
+                <tbody>
+                    { for rows.enumerate().map(|(i, (label, t))| match t {
+                        Some(t) => html! { <tr>
+                            <th scope="row"><span class={format!("swatch swatch-{}", i % 4)}></span>{ label }</th>
+                            <td>{ t.restarts_by(FIRST_MINUTES_MS) }</td>
+                            <td>{ t.restarts_at_ms.len() }</td>
+                            <td>{ t.node_requests_per_window.iter().max().copied().unwrap_or(0) }</td>
+                        </tr> },
+                        None => html! { <tr><th scope="row">{ label }</th><td colspan="3">{"invalid"}</td></tr> },
+                    }) }
+                </tbody>
+            </table>
+        },
+    )
 }

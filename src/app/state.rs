@@ -258,7 +258,7 @@ pub struct State {
     /// charts of pods alone redraw only when these change.
     pub runs: Vec<Rc<PodRuns>>,
     pub cache: RunCache,
-    pub compared_results: Vec<ComparedResult>,
+    pub compared_results: Rc<[ComparedResult]>,
     /// The charted pod's jitter band is still to be drawn: it is most of a
     /// jittered scenario's cost, so a move draws everything else first and
     /// the band once the control rests (`Action::Band`).
@@ -307,7 +307,33 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
     }
 }
 
+/// The app's state as components hold it (it always reads the newest).
+pub type Handle = yew::functional::UseReducerHandle<State>;
+
+/// The results as they stood: what tables of figures show, kept by those
+/// that wait to catch up (`hooks::use_caught_up`), since a `Handle` always
+/// reads the newest state.
+#[derive(Clone)]
+pub struct Figures {
+    pub shown: Shown,
+    pub compared: Rc<[ComparedResult]>,
+}
+
+impl Figures {
+    /// Told apart by identity: a change of either is a new value.
+    pub fn key(&self) -> (usize, usize) {
+        (self.shown.ptr(), self.compared.as_ptr() as usize)
+    }
+}
+
 impl State {
+    pub fn figures(&self) -> Figures {
+        Figures {
+            shown: self.shown.clone(),
+            compared: self.compared_results.clone(),
+        }
+    }
+
     /// The state for these inputs (a link's are validated by `share::decode`).
     pub fn new(inputs: Inputs) -> Self {
         Self::derive(inputs, None, RunCache::default(), true)
@@ -363,7 +389,8 @@ impl State {
                         cache.timeline(&s, &r)
                     }),
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         let band_pending = shown.timeline.band.is_none() && wants_band(&scenario);
         Self {
             inputs,
