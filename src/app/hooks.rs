@@ -316,12 +316,13 @@ pub fn use_band_later(pending: bool, shown: usize, draw: Callback<()>) {
 /// The results figures show while the controls move: the newest while their
 /// element is near sight (`observe_near`; with no element, never), else the
 /// results they last showed, until the controls rest (`REST_MS` after the
-/// latest change) or the element comes near. Changed text costs layout wherever it is on the page, in view or
-/// not (a table's cells are laid out together), so a drag far from a table
-/// of figures leaves it alone and it catches up before anyone can scroll to
-/// it (or print: a tenth of a second). The flag says it is behind; its
-/// element says so with `aria-busy`, which also holds a live region's
-/// announcement until it has caught up.
+/// latest change) or the element comes near. Changed text costs layout
+/// wherever it is on the page, in view or not (a table's cells are laid out
+/// together), so a drag far from a table of figures leaves it alone, and it
+/// catches up a tenth of a second after the drag, before anyone can scroll
+/// to it or print it. The flag says it is behind; its element says so with
+/// `aria-busy`, which also holds a live region's announcement until it has
+/// caught up.
 #[hook]
 pub fn use_caught_up(newest: Figures, near: Option<NodeRef>) -> (Figures, bool) {
     // Until the first report, an element counts as near.
