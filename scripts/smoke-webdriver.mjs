@@ -124,6 +124,8 @@ async function smoke() {
     // empty "unknown error" (seen once in CI); the click still reached the page
     // when the link's href was filled in. Otherwise try the click once more.
     const hrefNow = () => run("return document.querySelector('#download-api-load-svg').getAttribute('href');");
+    // The clicks the page receives on the link (the driver's and the app's own).
+    await run("window.__svgClicks = 0; document.querySelector('#download-api-load-svg').addEventListener('click', () => window.__svgClicks++, true);");
     for (let attempt = 1; ; attempt++) {
       try {
         await wd("POST", `${s}/element/${await find("#download-api-load-svg")}/click`, {});
@@ -137,8 +139,19 @@ async function smoke() {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    // Drawn by the second wasm, fetched on the first click (which then clicks again).
-    await until("the SVG download's data", "return String(document.querySelector('#download-api-load-svg').getAttribute('href')).startsWith('data:');");
+    // Drawn by the second wasm, fetched on the first click (which then clicks
+    // again). A click the driver reports done but the page never received
+    // (seen once in WebKit, on a fresh clone) is clicked once more, as a reader
+    // would, and said; a click the page received must end in the SVG.
+    const svgReady = "return String(document.querySelector('#download-api-load-svg').getAttribute('href')).startsWith('data:');";
+    for (let i = 0; i < 30 && !(await run("return window.__svgClicks > 0;")); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!(await run("return window.__svgClicks > 0;"))) {
+      console.log(`${engine}: the SVG link's click never reached the page; clicking again`);
+      await wd("POST", `${s}/element/${await find("#download-api-load-svg")}/click`, {});
+    }
+    await until("the SVG download's data (or its error)", `${svgReady.replace(";", "")} || !!document.querySelector('#svg-error');`);
+    const svgError = await run("const e = document.querySelector('#svg-error'); return e && e.textContent;");
+    if (svgError) fail(`${engine}: SVG export: ${svgError}`);
     const href = await hrefNow();
     const svg = href && href.startsWith("data:") ? decodeURIComponent(href.slice(href.indexOf(",") + 1)) : String(href);
     if (!svg.includes("<svg") || !svg.includes("kubeAPIQPS")) fail(`${engine}: SVG export: ${svg.slice(0, 120)}`);
