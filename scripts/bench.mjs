@@ -146,7 +146,7 @@ for (const s of scenarios) {
   const perInput = await work(page, s);
   const latency = await drag(page, s);
   refuseBroken();
-  rows.push({ name: s.name, first, perInput, latency });
+  rows.push({ name: s.name, slider: s.slider, floor: Boolean(s.page), first, perInput, latency });
   await page.close();
 }
 await browser.close();
@@ -154,7 +154,7 @@ await browser.close();
 if (jsonOut) {
   const { writeFileSync } = await import("node:fs");
   const q = (xs) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs) });
-  writeFileSync(jsonOut, JSON.stringify(rows.map((r) => ({ name: r.name, slider: scenarios.find((s) => s.name === r.name).slider, floor: Boolean(scenarios.find((s) => s.name === r.name).page), first: r.first, latency: q(r.latency), perInput: q(r.perInput) }))));
+  writeFileSync(jsonOut, JSON.stringify(rows.map((r) => ({ ...r, latency: q(r.latency), perInput: q(r.perInput) }))));
 }
 console.log("");
 console.log(`${MOVES} inputs each, after ${WARM_UP} not counted; ms. input → painted: a real pointer drag over the slider,`);

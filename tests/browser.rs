@@ -145,6 +145,22 @@ impl Page {
         self.pixels_as_drawn(id)
     }
 
+    /// The page scrolled to its top, and `id`, which must be more than one
+    /// and a half viewports below: far out of sight.
+    async fn far_below(&self, id: &str) -> Element {
+        let window = web_sys::window().unwrap();
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        settle().await;
+        let element = self.get(id);
+        let sight = window.inner_height().unwrap().as_f64().unwrap();
+        let top = element.get_bounding_client_rect().top();
+        assert!(
+            top > 1.6 * sight,
+            "#{id} is near sight ({top} px, viewport {sight} px)"
+        );
+        element
+    }
+
     /// A fingerprint of the canvas pixels as they are.
     fn pixels_as_drawn(&self, id: &str) -> u64 {
         let canvas: HtmlCanvasElement = self.get(id).dyn_into().expect("a <canvas>");
@@ -422,10 +438,6 @@ async fn the_client_rate_limit_binds() {
     assert_ne!(page.pixels("chart-load"), load);
 }
 
-// A chart far out of sight is not redrawn on every input, but once it
-// comes near: the load chart, below the page's first screens, keeps its
-// pixels through a pods move and shows the move when scrolled to, or when
-// the page is about to be printed.
 /// A move out of the summary table's sight leaves its cells alone (text
 /// changed anywhere costs layout) and says it is behind; the table catches
 /// up once the controls rest. Near sight it follows every move, as the
@@ -433,16 +445,7 @@ async fn the_client_rate_limit_binds() {
 #[wasm_bindgen_test]
 async fn figures_out_of_sight_catch_up_when_the_controls_rest() {
     let page = Page::mount_ideal().await;
-    let window = web_sys::window().unwrap();
-    window.scroll_to_with_x_and_y(0.0, 0.0);
-    settle().await;
-    let sight = window.inner_height().unwrap().as_f64().unwrap();
-    let table = page.get("summary");
-    let top = table.get_bounding_client_rect().top();
-    assert!(
-        top > 1.6 * sight,
-        "the table is near sight ({top} px, viewport {sight} px)"
-    );
+    let table = page.far_below("summary").await;
     let boxed = table.parent_element().expect("the table's box");
     let busy = |e: &Element| e.get_attribute("aria-busy");
     // A move, seen before the controls rest: what a drag's next frame paints.
@@ -490,19 +493,15 @@ async fn figures_out_of_sight_catch_up_when_the_controls_rest() {
     settle().await;
 }
 
+// A chart far out of sight is not redrawn on every input, but once it
+// comes near: the load chart, below the page's first screens, keeps its
+// pixels through a pods move and shows the move when scrolled to, or when
+// the page is about to be printed.
 #[wasm_bindgen_test]
 async fn a_chart_out_of_sight_draws_when_it_comes_near() {
     let page = Page::mount_ideal().await;
     let window = web_sys::window().unwrap();
-    window.scroll_to_with_x_and_y(0.0, 0.0);
-    settle().await;
-    let canvas = page.get("chart-load");
-    let sight = window.inner_height().unwrap().as_f64().unwrap();
-    let top = canvas.get_bounding_client_rect().top();
-    assert!(
-        top > 1.6 * sight,
-        "the load chart is near sight ({top} px, viewport {sight} px)"
-    );
+    let canvas = page.far_below("chart-load").await;
     let before = page.pixels_as_drawn("chart-load");
     let requests = page.text("head-requests-5m");
     page.type_into("pods", "200").await;
