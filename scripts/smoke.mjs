@@ -150,6 +150,27 @@ async function violations(page, query) {
   await page.close();
 }
 
+// The system turns dark while the page is open, theme "system": the charts
+// follow the page's CSS (they once stayed light until the next move).
+{
+  const page = await open("?v=1.37");
+  await inked(page, "#chart-restarts");
+  const corner = () => page.evaluate(() => {
+    const d = document.querySelector("#chart-restarts").getContext("2d").getImageData(3, 3, 1, 1).data;
+    return d[0] + d[1] + d[2];
+  });
+  const light = await corner();
+  await page.emulateMedia({ colorScheme: "dark" });
+  const dark = await page.waitForFunction(() => {
+    const d = document.querySelector("#chart-restarts").getContext("2d").getImageData(3, 3, 1, 1).data;
+    const sum = d[0] + d[1] + d[2];
+    return sum < 200 ? String(sum) : false;
+  }, null, { timeout: 5_000 }).then((h) => h.jsonValue(), () => null);
+  if (light < 600 || dark === null) fail(`system theme: chart background ${light} (sum of RGB) light, then ${dark ?? "still light"} once the system turned dark`);
+  else console.log(`system theme: the charts follow the system into dark (background ${light} → ${dark}, sum of RGB)`);
+  await page.close();
+}
+
 // The Job view, from a link.
 {
   const query = "?v=1.37&view=job&js=exit%201&jr=2h";

@@ -136,14 +136,34 @@ pub fn use_url_sync(query: String, enabled: bool) {
 /// Where the reader's theme choice is remembered between visits.
 const THEME_KEY: &str = "crashloop-explorer.theme";
 
-/// Whether the page is drawn dark: the system's preference decides `Auto`.
-pub fn is_dark(theme: Theme) -> bool {
+/// The system's colour preference, which decides `Theme::Auto`.
+const PREFERS_DARK: &str = "(prefers-color-scheme: dark)";
+
+/// Whether the page is drawn dark: the system's preference decides `Auto`,
+/// followed as it changes (an evening switch turns the page's CSS dark at
+/// once; the charts, drawn with the state's colours, follow this), and
+/// asked once, not on every render.
+fn prefers_dark() -> Option<web_sys::MediaQueryList> {
+    web_sys::window()?.match_media(PREFERS_DARK).ok()?
+}
+
+#[hook]
+pub fn use_dark(theme: Theme) -> bool {
+    let prefers = use_state_eq(|| prefers_dark().is_some_and(|list| list.matches()));
+    {
+        let set = prefers.setter();
+        use_effect_with((), move |_| {
+            let listener = prefers_dark().map(|list| {
+                let read = list.clone();
+                gloo_events::EventListener::new(&list, "change", move |_| set.set(read.matches()))
+            });
+            move || drop(listener)
+        });
+    }
     match theme {
         Theme::Dark => true,
         Theme::Light => false,
-        Theme::Auto => web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|m| m.matches()),
+        Theme::Auto => *prefers,
     }
 }
 

@@ -220,6 +220,7 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     };
     let sync = props.query.is_none();
     let (theme, toggle_theme) = use_theme(link.0.theme, sync, props.theme_root.clone());
+    let dark = hooks::use_dark(theme);
     let root = use_node_ref();
     let page = Page {
         view: *view,
@@ -247,7 +248,7 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
         sync,
         theme,
         toggle_theme,
-        dark: hooks::is_dark(theme),
+        dark,
         root,
         page,
         query,
@@ -394,19 +395,18 @@ pub fn App(props: &AppProps) -> Html {
     });
     // A tab is a page: it pushes a history entry, and Back returns to the other view.
     // Only a page that owns its URL: a mounted explorer leaves the host's alone.
+    // The link is written on the click, not on every render.
     let go = |to: View| {
         let view = view.clone();
-        let link = sync.then(|| {
-            share::encode(&Page {
-                view: to,
-                ..core.page.clone()
-            })
+        let page = sync.then(|| Page {
+            view: to,
+            ..core.page.clone()
         });
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
             if *view != to {
-                if let Some(link) = &link {
-                    hooks::push_url(link);
+                if let Some(page) = &page {
+                    hooks::push_url(&share::encode(page));
                 }
                 view.set(to);
             }
