@@ -3,10 +3,10 @@
 // site and the benchmark.
 import { chromium } from "playwright-core";
 
-export function launchChromium() {
+export function launchChromium(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--no-first-run", "--disable-quic"],
+           "--disable-sync", "--no-first-run", "--disable-quic", ...extraArgs],
   });
 }

@@ -171,6 +171,43 @@ async function violations(page, query) {
   await page.close();
 }
 
+// The window moves to a screen of another density, its size the same (two
+// screens, 1x and 2x, in a browser of its own): the charts' backing stores
+// follow the device pixel ratio. They once kept the old one, blurred, until
+// the page's size changed.
+{
+  const screens = await launchChromium(["--screen-info={0,0 1600x1200 devicePixelRatio=1}{1600,0 1600x1200 devicePixelRatio=2}"]);
+  const context = await screens.newContext({ viewport: null });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => fail(`two screens: uncaught: ${e.message}`));
+  const cdp = await context.newCDPSession(page);
+  const { windowId } = await cdp.send("Browser.getWindowForTarget");
+  // Headless Chromium reads a window's bounds on the 2x screen in its device
+  // pixels and on the 1x screen in the other's: these keep the page 600 CSS
+  // pixels wide on both, so that only the ratio changes.
+  const place = (left, width, height) => cdp.send("Browser.setWindowBounds", { windowId, bounds: { left, top: 0, width, height } });
+  await place(0, 600, 450);
+  await page.goto(base + "?v=1.37");
+  await inked(page, "#chart-restarts");
+  const backing = () => page.evaluate(() => {
+    const c = document.querySelector("#chart-restarts");
+    return `${c.width} px for ${c.clientWidth} CSS px at ratio ${devicePixelRatio}`;
+  });
+  const crisp = (ratio) => page.waitForFunction((r) => {
+    const c = document.querySelector("#chart-restarts");
+    return devicePixelRatio === r && c.width === Math.round(c.clientWidth * r);
+  }, ratio, { timeout: 5_000 }).then(() => true, () => false);
+  const seen = [await backing()];
+  for (const [left, width, height, ratio] of [[1700, 1200, 900, 2], [0, 300, 225, 1]]) {
+    await place(left, width, height);
+    const ok = await crisp(ratio);
+    seen.push(await backing());
+    if (!ok) fail(`a screen of ratio ${ratio}: the chart's backing store is ${seen.at(-1)}`);
+  }
+  console.log(`two screens: the chart's backing store follows the ratio (${seen.join("; ")})`);
+  await screens.close();
+}
+
 // The Job view, from a link.
 {
   const query = "?v=1.37&view=job&js=exit%201&jr=2h";

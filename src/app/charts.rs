@@ -62,30 +62,56 @@ pub fn size_canvas(canvas: &HtmlCanvasElement, width: u32, height: u32) {
     let _ = style.set_property("height", &format!("{height}px"));
 }
 
+/// A canvas's CSS size for `container` (its width less the canvas's 1 px
+/// border on each side) and the device pixel ratio now.
+fn measure(container: Option<&Element>, height: u32) -> (u32, u32, f64) {
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0);
+    let width = container
+        .map_or(722, |e| e.client_width() - 2)
+        .clamp(240, 1400) as u32;
+    let h = if width < 520 { height * 4 / 5 } else { height };
+    (width, h, dpr)
+}
+
 /// A canvas's CSS size (its container's width, observed after every layout
-/// change) and the device pixel ratio its backing store is multiplied by.
+/// change) and the device pixel ratio its backing store is multiplied by,
+/// followed as it changes without a change of size (a window moved to a
+/// screen of another density), so that the chart stays crisp.
 #[hook]
 pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
     let size = use_state_eq(|| (720u32, height, 1.0f64));
     {
-        let size = size.clone();
+        let (size, container) = (size.clone(), container.clone());
         use_effect_with((), move |_| {
             let element = container.cast::<Element>();
             let guard = element.clone().map(|observed| {
                 observe_resize(&observed, move || {
-                    let dpr = web_sys::window()
-                        .map_or(1.0, |w| w.device_pixel_ratio())
-                        .clamp(1.0, 4.0);
-                    // Less the canvas's 1 px border on each side.
-                    let width = element
-                        .as_ref()
-                        .map_or(722, |e| e.client_width() - 2)
-                        .clamp(240, 1400) as u32;
-                    let h = if width < 520 { height * 4 / 5 } else { height };
-                    size.set((width, h, dpr));
+                    size.set(measure(element.as_ref(), height))
                 })
             });
             move || drop(guard)
+        });
+    }
+    let dpr = size.2;
+    {
+        let size = size.clone();
+        // The ratio's media query stops matching when the ratio changes; the
+        // new ratio gets a query of its own (this effect, again).
+        use_effect_with(dpr.to_bits(), move |_| {
+            let listener = web_sys::window()
+                .and_then(|w| {
+                    w.match_media(&format!("(resolution: {dpr}dppx)"))
+                        .ok()
+                        .flatten()
+                })
+                .map(|list| {
+                    gloo_events::EventListener::new(&list, "change", move |_| {
+                        size.set(measure(container.cast::<Element>().as_ref(), height))
+                    })
+                });
+            move || drop(listener)
         });
     }
     *size
