@@ -420,10 +420,11 @@ pub fn App(props: &AppProps) -> Html {
     if core.page.embed {
         return core.embed_view(app_url);
     }
+    // The link is made on the click (it reads the page's location), not on every render.
     let copy = {
-        let (copied, url) = (copied.clone(), link_to(&core.query, app_url));
+        let (copied, query, app_url) = (copied.clone(), core.query.clone(), props.app_url.clone());
         Callback::from(move |_: MouseEvent| {
-            let (copied, url) = (copied.clone(), url.clone());
+            let (copied, url) = (copied.clone(), link_to(&query, app_url.as_deref()));
             yew::platform::spawn_local(async move {
                 let done = hooks::write_clipboard(&url).await;
                 copied.set(if done {
