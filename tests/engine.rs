@@ -178,6 +178,12 @@ fn every_refusal() {
     assert!(r("-1s").contains("(got: -1 seconds)"));
     assert!(r("5m0.001s").contains("(got: 300.001 seconds)"));
     assert!(r("24h").contains("(got: 86400 seconds)"));
+    // As Go's Duration.Seconds() makes it: 300 + 0.062894, two float64s
+    // summed (the sum rounds up to the double nearest 300.06289400000003);
+    // 300062894000 / 1e9 in one step would print 300.062894.
+    assert!(r("300.062894s").contains("(got: 300.06289400000003 seconds)"));
+    assert!(r("5m0.093356s").contains("(got: 300.09335599999997 seconds)"));
+    assert!(r("-300.062894s").contains("(got: -300.06289400000003 seconds)"));
     assert!(r("4").ends_with(r#"time: missing unit in duration "4""#));
     assert!(r("4x").ends_with(r#"time: unknown unit "x" in duration "4x""#));
     assert!(r("").ends_with(r#"time: invalid duration """#));

@@ -7,7 +7,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
-use super::duration::{format_go_duration_ms, format_go_float, parse_go_duration, NANOS_PER_MS};
+use super::duration::{
+    format_go_duration_ms, format_go_float, go_seconds, parse_go_duration, NANOS_PER_MS,
+};
 
 pub const REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY: &str = "ReduceDefaultCrashLoopBackOffDecay";
 pub const KUBELET_CRASH_LOOP_BACK_OFF_MAX: &str = "KubeletCrashLoopBackOffMax";
@@ -417,7 +419,7 @@ pub fn resolve(config: &KubeletConfig) -> Result<EffectiveBackoff, ConfigError> 
                 if !range.contains(&whole_ms) {
                     errors.push(format!(
                         "invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: {} seconds) must be set between 1s and 300s",
-                        format_go_float(ns as f64 / 1e9)
+                        format_go_float(go_seconds(ns))
                     ));
                     None
                 } else {

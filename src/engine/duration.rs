@@ -213,6 +213,16 @@ fn trim_decimal(v: f64, unit: &str) -> String {
     format!("{s} {unit}")
 }
 
+/// Go's `Duration.Seconds()`: whole seconds and the nanoseconds left, each
+/// made a float64 and summed, not the nanoseconds divided by 1e9 in one
+/// step; the two differ in the last digit for some durations finer than a
+/// millisecond ("300.062894s" is 300.06289400000003 seconds, not
+/// 300.062894), and the kubelet prints this one (src/time/time.go).
+pub fn go_seconds(ns: i64) -> f64 {
+    // Go's integer division and remainder truncate toward zero, as Rust's.
+    (ns / 1_000_000_000) as f64 + (ns % 1_000_000_000) as f64 / 1e9
+}
+
 /// Go's `%v` of a float64 (shortest `%g`; exponent form below 1e-4 and from 1e6,
 /// as strconv decides), used where the kubelet prints `Duration.Seconds()`.
 pub fn format_go_float(v: f64) -> String {
