@@ -4,7 +4,7 @@
 
 use crashloop_explorer::engine::config::EffectiveBackoff;
 use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
-use crashloop_explorer::engine::duration::parse_go_duration;
+use crashloop_explorer::engine::duration::{parse_go_duration, scientific};
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
@@ -344,6 +344,19 @@ proptest! {
         s in "[-+.eE0-9]{0,14}|[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?([eE][+-]?[0-9]{0,4})?",
     ) {
         prop_assert_eq!(decimal(&s).map(f64::to_bits), s.parse::<f64>().ok().map(f64::to_bits));
+    }
+
+    /// The scientific form read from `{}` is what `{:e}` writes: any finite,
+    /// nonzero float (its bits at random), and floats near short decimals.
+    #[test]
+    fn scientific_is_what_rust_writes(bits in any::<u64>(), k in -2_000_000i64..2_000_000, shift in 0i32..40) {
+        for v in [f64::from_bits(bits), k as f64 * 10f64.powi(shift - 20)] {
+            if v.is_finite() && v != 0.0 {
+                let sci = format!("{v:e}");
+                let (mantissa, exp) = sci.split_once('e').unwrap();
+                prop_assert_eq!(scientific(v), (mantissa.to_owned(), exp.parse::<i32>().unwrap()));
+            }
+        }
     }
 
     #[test]

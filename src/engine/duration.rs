@@ -238,15 +238,35 @@ pub fn format_go_float(v: f64) -> String {
             "-Inf".into()
         };
     }
-    // Rust's `{:e}` gives the shortest round-tripping digits, as Go's does.
-    let sci = format!("{v:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
+    let (mantissa, exp) = scientific(v);
     if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exp.abs());
     }
     format!("{v}")
+}
+
+/// A finite, nonzero float's shortest round-tripping digits (Go's strconv
+/// finds the same) in scientific form: the mantissa as Rust's `{:e}` writes
+/// it ("3.5", "-1") and the power of ten. Read from what `{}` writes (the
+/// same digits, in plain notation), so that the wasm carries one of core's
+/// float writers, not two (`LowerExp` was 1 KB of it).
+pub fn scientific(v: f64) -> (String, i32) {
+    let plain = format!("{v}");
+    let (sign, body) = match plain.strip_prefix('-') {
+        Some(body) => ("-", body),
+        None => ("", plain.as_str()),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let all = format!("{int}{frac}");
+    let lead = all.find(|c| c != '0').unwrap_or(0);
+    let digits = all[lead..].trim_end_matches('0');
+    let exp = int.len() as i32 - 1 - lead as i32;
+    let mantissa = match digits.split_at_checked(1) {
+        Some((first, rest)) if !rest.is_empty() => format!("{sign}{first}.{rest}"),
+        _ => format!("{sign}{digits}"),
+    };
+    (mantissa, exp)
 }
 
 #[cfg(test)]
@@ -310,6 +330,9 @@ mod tests {
         assert_eq!(format_go_float(123456.0), "123456");
         assert_eq!(format_go_float(0.00001), "1e-05");
         assert_eq!(format_go_float(0.0001), "0.0001");
+        assert_eq!(format_go_float(-0.00001), "-1e-05");
+        assert_eq!(format_go_float(1.5e21), "1.5e+21");
+        assert_eq!(format_go_float(300.06289400000003), "300.06289400000003");
     }
 
     #[test]

@@ -41,7 +41,8 @@ impl fmt::Display for Number {
             // Written so that it reads back as a float: `1.0`, `1e21`.
             Number::Float(x) if x.fract() == 0.0 && x.abs() < 1e16 => write!(f, "{x:.1}"),
             Number::Float(x) if x != 0.0 && (x.abs() >= 1e16 || x.abs() < 1e-5) => {
-                write!(f, "{x:e}")
+                let (mantissa, exp) = crate::engine::duration::scientific(x);
+                write!(f, "{mantissa}e{exp}")
             }
             Number::Float(x) => write!(f, "{x}"),
         }
