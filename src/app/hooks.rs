@@ -139,14 +139,16 @@ const THEME_KEY: &str = "crashloop-explorer.theme";
 /// The system's colour preference, which decides `Theme::Auto`.
 const PREFERS_DARK: &str = "(prefers-color-scheme: dark)";
 
-/// Whether the page is drawn dark: the system's preference decides `Auto`,
-/// followed as it changes (an evening switch turns the page's CSS dark at
-/// once; the charts, drawn with the state's colours, follow this), and
-/// asked once, not on every render.
+/// The system's colour preference as a media query list, which reports
+/// when it changes.
 fn prefers_dark() -> Option<web_sys::MediaQueryList> {
     web_sys::window()?.match_media(PREFERS_DARK).ok()?
 }
 
+/// Whether the page is drawn dark: the system's preference decides `Auto`,
+/// followed as it changes (an evening switch turns the page's CSS dark at
+/// once; the charts, drawn with the state's colours, follow this), and
+/// asked once, not on every render.
 #[hook]
 pub fn use_dark(theme: Theme) -> bool {
     let prefers = use_state_eq(|| prefers_dark().is_some_and(|list| list.matches()));
