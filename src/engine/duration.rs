@@ -217,7 +217,8 @@ fn trim_decimal(v: f64, unit: &str) -> String {
 /// made a float64 and summed, not the nanoseconds divided by 1e9 in one
 /// step; the two differ in the last digit for some durations finer than a
 /// millisecond ("300.062894s" is 300.06289400000003 seconds, not
-/// 300.062894), and the kubelet prints this one (src/time/time.go).
+/// 300.062894), and the kubelet prints this one with `%v` (golang/go
+/// src/time/time.go; kubernetes pkg/kubelet/apis/config/validation/validation.go).
 pub fn go_seconds(ns: i64) -> f64 {
     // Go's integer division and remainder truncate toward zero, as Rust's.
     (ns / 1_000_000_000) as f64 + (ns % 1_000_000_000) as f64 / 1e9
