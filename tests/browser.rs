@@ -161,6 +161,34 @@ impl Page {
         element
     }
 
+    /// The page scrolled so that `id` starts just below the viewport: out
+    /// of sight, but near it (within half a viewport).
+    async fn just_below(&self, id: &str) -> Element {
+        let window = web_sys::window().unwrap();
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        settle().await;
+        let element = self.get(id);
+        let sight = window.inner_height().unwrap().as_f64().unwrap();
+        let top = element.get_bounding_client_rect().top();
+        window.scroll_to_with_x_and_y(0.0, top - sight - 40.0);
+        settle().await;
+        let top = element.get_bounding_client_rect().top();
+        assert!(
+            top > sight && top < 1.4 * sight,
+            "#{id} is not just below sight ({top} px, viewport {sight} px)"
+        );
+        element
+    }
+
+    /// One step of a drag over the slider `id`: its next frames, seen
+    /// before the controls rest.
+    async fn drag_step(&self, id: &str, value: &str) {
+        let slider = self.input(id);
+        slider.set_value(value);
+        fire(&slider, "input");
+        yew::platform::time::sleep(Duration::from_millis(40)).await;
+    }
+
     /// A fingerprint of the canvas pixels as they are.
     fn pixels_as_drawn(&self, id: &str) -> u64 {
         let canvas: HtmlCanvasElement = self.get(id).dyn_into().expect("a <canvas>");
@@ -440,26 +468,19 @@ async fn the_client_rate_limit_binds() {
 
 /// A move out of the summary table's sight leaves its cells alone (text
 /// changed anywhere costs layout) and says it is behind; the table catches
-/// up once the controls rest. Near sight it follows every move, as the
-/// headline in sight does.
+/// up once the controls rest. Just below sight it waits too; in sight it
+/// follows every move, as the headline in sight does.
 #[wasm_bindgen_test]
 async fn figures_out_of_sight_catch_up_when_the_controls_rest() {
     let page = Page::mount_ideal().await;
     let table = page.far_below("summary").await;
     let boxed = table.parent_element().expect("the table's box");
     let busy = |e: &Element| e.get_attribute("aria-busy");
-    // A move, seen before the controls rest: what a drag's next frame paints.
-    let moved = |value: &'static str| {
-        let pods = page.input("pods");
-        pods.set_value(value);
-        fire(&pods, "input");
-        yew::platform::time::sleep(Duration::from_millis(0))
-    };
     let (cell, head) = (
         page.text("sum-requests-node-5m"),
         page.text("head-requests-5m"),
     );
-    moved("200").await;
+    page.drag_step("pods", "200").await;
     assert_ne!(
         page.text("head-requests-5m"),
         head,
@@ -480,16 +501,57 @@ async fn figures_out_of_sight_catch_up_when_the_controls_rest() {
         .text("announce")
         .contains(&format!("sends {rested} /pods requests")));
 
-    // Near sight, every move.
+    // Just below sight, it waits for the rest too.
+    page.just_below("summary").await;
+    page.drag_step("pods", "150").await;
+    assert_eq!(
+        page.text("sum-requests-node-5m"),
+        rested,
+        "the table just below sight changed at once"
+    );
+    settle().await;
+    let far = rested;
+    let rested = page.text("sum-requests-node-5m");
+    assert_ne!(rested, far, "the table just below sight did not catch up");
+
+    // In sight, every move.
     table.scroll_into_view();
     settle().await;
-    moved("120").await;
+    page.drag_step("pods", "120").await;
     assert_ne!(
         page.text("sum-requests-node-5m"),
         rested,
         "the table in sight waited"
     );
     assert_eq!(busy(&boxed), None);
+    settle().await;
+}
+
+/// A chart just below sight is not drawn on each move of a drag (nobody
+/// sees it), but once the controls rest, before anyone can scroll to it; in
+/// sight, it is drawn at the next frame of every move.
+#[wasm_bindgen_test]
+async fn a_chart_near_sight_draws_once_the_controls_rest() {
+    let page = Page::mount_ideal().await;
+    page.just_below("chart-load").await;
+    let before = page.pixels_as_drawn("chart-load");
+    page.drag_step("pods", "200").await;
+    assert_eq!(
+        page.pixels_as_drawn("chart-load"),
+        before,
+        "drawn out of sight during the drag"
+    );
+    settle().await;
+    let rested = page.pixels_as_drawn("chart-load");
+    assert_ne!(rested, before, "not drawn once the controls rested");
+    page.get("chart-load").scroll_into_view();
+    settle().await;
+    page.drag_step("pods", "120").await;
+    assert_ne!(
+        page.pixels_as_drawn("chart-load"),
+        rested,
+        "in sight, not drawn at the next frame"
+    );
     settle().await;
 }
 

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
-use super::hooks::{observe_near, observe_resize};
+use super::hooks::{after_rest, observe_resize, observe_within, NEAR_MARGIN, SIGHT_MARGIN};
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -26,9 +26,11 @@ type Drawing = Rc<dyn Fn()>;
 
 thread_local! {
     /// The drawings of charts out of sight, the latest of each: a chart
-    /// far from the viewport is not drawn on every input (a pods move redrew
-    /// the load chart two screens down, ~2 ms a move), but when it comes
-    /// near sight or its pixels are read (`draw_now`).
+    /// not in the viewport is not drawn on every input (a pods move redrew
+    /// the load chart two screens down, ~2 ms a move; half a screen down,
+    /// ~1.5 ms with its canvas handed to the compositor), but when it comes
+    /// into sight, when the controls rest while it is near sight, or when
+    /// its pixels are read (`draw_now`).
     static WAITING: std::cell::RefCell<Vec<(HtmlCanvasElement, Drawing)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -323,27 +325,39 @@ pub fn Chart(p: &ChartProps) -> Html {
         _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
     };
     let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
-    // Whether the chart is near sight; until the first report, it is.
+    // Whether the chart is near sight (`NEAR_MARGIN`) and in sight; until
+    // the first reports, it is both.
     let near = use_mut_ref(|| true);
+    let in_sight = use_mut_ref(|| true);
     {
-        let (figure, canvas, near) = (figure.clone(), canvas.clone(), near.clone());
+        let (figure, canvas) = (figure.clone(), canvas.clone());
+        let flags = [
+            (NEAR_MARGIN, near.clone()),
+            (SIGHT_MARGIN, in_sight.clone()),
+        ];
         use_effect_with((), move |_| {
             let element = canvas.cast::<HtmlCanvasElement>();
-            let guard = figure.cast::<Element>().map(|observed| {
-                let element = element.clone();
-                observe_near(&observed, move |is_near| {
-                    *near.borrow_mut() = is_near;
-                    if let (true, Some(c)) = (is_near, &element) {
-                        draw_now(c);
-                    }
-                })
+            // Coming near (scrolling towards it) or into sight draws what waits.
+            let guards: Vec<_> = figure.cast::<Element>().map_or_else(Vec::new, |observed| {
+                flags
+                    .into_iter()
+                    .map(|(margin, flag)| {
+                        let element = element.clone();
+                        observe_within(&observed, margin, move |now| {
+                            *flag.borrow_mut() = now;
+                            if let (true, Some(c)) = (now, &element) {
+                                draw_now(c);
+                            }
+                        })
+                    })
+                    .collect()
             });
             // A page printed shows every chart as it stands.
             let printing = web_sys::window().zip(element.clone()).map(|(w, c)| {
                 gloo_events::EventListener::new(&w, "beforeprint", move |_| draw_now(&c))
             });
             move || {
-                drop((guard, printing));
+                drop((guards, printing));
                 if let Some(c) = element {
                     set_waiting(&c, None);
                 }
@@ -352,12 +366,15 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
-        let (state, near) = (state.clone(), near.clone());
-        // Near sight, drawn at the next animation frame: inputs that arrive
-        // within one frame cost one drawing. Out of sight, it waits.
+        let (state, near, in_sight) = (state.clone(), near.clone(), in_sight.clone());
+        // In sight, drawn at the next animation frame: inputs that arrive
+        // within one frame cost one drawing. Near sight, it waits for the
+        // controls to rest (a drag does not pay for a chart nobody sees,
+        // and it is drawn before anyone can scroll to it); far, it waits
+        // to come near.
         use_effect_with(inputs, move |_| {
             let element = canvas.cast::<HtmlCanvasElement>();
-            let near = *near.borrow();
+            let (near, in_sight) = (*near.borrow(), *in_sight.borrow());
             let draw: Drawing = Rc::new(move || {
                 draw_chart(
                     &canvas,
@@ -369,20 +386,20 @@ pub fn Chart(p: &ChartProps) -> Html {
                     &axes,
                 )
             });
-            let frame = match element {
-                Some(c) if !near => {
+            let (frame, rest) = match element {
+                Some(c) if !in_sight => {
                     set_waiting(&c, Some(draw));
-                    None
+                    (None, near.then(|| after_rest(move || draw_now(&c))))
                 }
                 _ => {
                     if let Some(c) = &element {
                         set_waiting(c, None);
                     }
-                    Some(request_animation_frame(move |_| draw()))
+                    (Some(request_animation_frame(move |_| draw())), None)
                 }
             };
-            // Dropping the frame's handle cancels a drawing not yet done.
-            move || drop(frame)
+            // Dropping the handles cancels a drawing not yet done.
+            move || drop((frame, rest))
         });
     }
     let onpointermove = {

@@ -44,17 +44,26 @@ impl<O: Observer, F: ?Sized> Drop for ObserverGuard<O, F> {
 /// Calls back whenever an element changes size, until dropped.
 pub type ResizeGuard = ObserverGuard<ResizeObserver, dyn FnMut()>;
 
-/// Calls back whenever an element comes near sight or leaves it, until dropped.
+/// Calls back whenever an element comes within a margin of sight or leaves
+/// it, until dropped.
 pub type NearGuard = ObserverGuard<IntersectionObserver, dyn FnMut(js_sys::Array)>;
 
 /// How far from sight an element counts as near: half a viewport above and
 /// below, so that what scrolls into view was drawn a moment before.
-const NEAR_MARGIN: &str = "50% 0px";
+pub const NEAR_MARGIN: &str = "50% 0px";
 
-/// Observes whether `target` is within `NEAR_MARGIN` of the viewport;
-/// `on_change` gets the answer when the observation starts and whenever it
-/// changes (as IntersectionObserver reports).
-pub fn observe_near(target: &Element, mut on_change: impl FnMut(bool) + 'static) -> NearGuard {
+/// In sight: within the viewport itself.
+pub const SIGHT_MARGIN: &str = "0px";
+
+/// Observes whether `target` is within `margin` of the viewport (the root
+/// margin of an IntersectionObserver); `on_change` gets the answer when the
+/// observation starts and whenever it changes (as IntersectionObserver
+/// reports).
+pub fn observe_within(
+    target: &Element,
+    margin: &str,
+    mut on_change: impl FnMut(bool) + 'static,
+) -> NearGuard {
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         // The latest entry is the element's state now.
         if let Ok(entry) = entries
@@ -65,7 +74,7 @@ pub fn observe_near(target: &Element, mut on_change: impl FnMut(bool) + 'static)
         }
     });
     let options = web_sys::IntersectionObserverInit::new();
-    options.set_root_margin(NEAR_MARGIN);
+    options.set_root_margin(margin);
     let observer =
         IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options).ok();
     if let Some(o) = &observer {
@@ -324,39 +333,45 @@ pub async fn write_clipboard(text: &str) -> bool {
 /// the gap between a drag's moves (a frame) or a held key's repeats.
 const REST_MS: u32 = 100;
 
+/// Runs `then` once the controls have rested (`REST_MS`), unless the
+/// returned timer is dropped first (a newer change restarts the wait).
+pub fn after_rest(then: impl FnOnce() + 'static) -> Timeout {
+    Timeout::new(REST_MS, then)
+}
+
 /// Runs `draw` once the state has rested `REST_MS` with the band
 /// pending: each new state (`shown`, a result's identity) restarts the wait,
 /// so a drag paints every move without the band, and the band follows.
 #[hook]
 pub fn use_band_later(pending: bool, shown: usize, draw: Callback<()>) {
     use_effect_with((pending, shown), move |&(pending, _)| {
-        let timer = pending.then(|| Timeout::new(REST_MS, move || draw.emit(())));
+        let timer = pending.then(|| after_rest(move || draw.emit(())));
         move || drop(timer)
     });
 }
 
 /// The results figures show while the controls move: the newest while their
-/// element is near sight (`observe_near`; with no element, never), else the
+/// element is in sight (`SIGHT_MARGIN`; with no element, never), else the
 /// results they last showed, until the controls rest (`REST_MS` after the
-/// latest change) or the element comes near. Changed text costs layout
+/// latest change) or the element comes into sight. Changed text costs layout
 /// wherever it is on the page, in view or not (a table's cells are laid out
-/// together), so a drag far from a table of figures leaves it alone, and it
-/// catches up a tenth of a second after the drag, before anyone can scroll
-/// to it or print it. The flag says it is behind; its element says so with
+/// together), so a drag leaves the figures nobody sees alone, and they
+/// catch up a tenth of a second after the drag, before anyone can scroll
+/// to them or print them. The flag says it is behind; its element says so with
 /// `aria-busy`, which also holds a live region's announcement until it has
 /// caught up.
 #[hook]
-pub fn use_caught_up(newest: Figures, near: Option<NodeRef>) -> (Figures, bool) {
-    // Until the first report, an element counts as near.
-    let is_near = use_mut_ref(|| near.is_some());
+pub fn use_caught_up(newest: Figures, sight: Option<NodeRef>) -> (Figures, bool) {
+    // Until the first report, an element counts as in sight.
+    let in_sight = use_mut_ref(|| sight.is_some());
     let shown = use_mut_ref(|| newest.clone());
     let update = use_force_update();
     {
-        let (is_near, update) = (is_near.clone(), update.clone());
+        let (in_sight, update) = (in_sight.clone(), update.clone());
         use_effect_with((), move |_| {
-            let guard = near.and_then(|n| n.cast::<Element>()).map(|element| {
-                observe_near(&element, move |now| {
-                    let was = std::mem::replace(&mut *is_near.borrow_mut(), now);
+            let guard = sight.and_then(|n| n.cast::<Element>()).map(|element| {
+                observe_within(&element, SIGHT_MARGIN, move |now| {
+                    let was = std::mem::replace(&mut *in_sight.borrow_mut(), now);
                     if now && !was {
                         update.force_update();
                     }
@@ -365,7 +380,7 @@ pub fn use_caught_up(newest: Figures, near: Option<NodeRef>) -> (Figures, bool) 
             move || drop(guard)
         });
     }
-    if *is_near.borrow() {
+    if *in_sight.borrow() {
         *shown.borrow_mut() = newest.clone();
     }
     let behind = shown.borrow().key() != newest.key();
@@ -374,7 +389,7 @@ pub fn use_caught_up(newest: Figures, near: Option<NodeRef>) -> (Figures, bool) 
         // Every render while behind (each new state) restarts the wait.
         use_effect(move || {
             let timer = behind.then(|| {
-                Timeout::new(REST_MS, move || {
+                after_rest(move || {
                     *shown.borrow_mut() = newest;
                     update.force_update();
                 })
