@@ -145,15 +145,22 @@ impl Page {
         self.pixels_as_drawn(id)
     }
 
-    /// The page scrolled to its top, and `id`, which must be more than one
-    /// and a half viewports below: far out of sight.
-    async fn far_below(&self, id: &str) -> Element {
+    /// The page scrolled to its top: `id`, the viewport's height and where
+    /// `id` starts in it.
+    async fn top_of_page(&self, id: &str) -> (Element, f64, f64) {
         let window = web_sys::window().unwrap();
         window.scroll_to_with_x_and_y(0.0, 0.0);
         settle().await;
         let element = self.get(id);
         let sight = window.inner_height().unwrap().as_f64().unwrap();
         let top = element.get_bounding_client_rect().top();
+        (element, sight, top)
+    }
+
+    /// The page scrolled to its top, and `id`, which must be more than one
+    /// and a half viewports below: far out of sight.
+    async fn far_below(&self, id: &str) -> Element {
+        let (element, sight, top) = self.top_of_page(id).await;
         assert!(
             top > 1.6 * sight,
             "#{id} is near sight ({top} px, viewport {sight} px)"
@@ -164,13 +171,10 @@ impl Page {
     /// The page scrolled so that `id` starts just below the viewport: out
     /// of sight, but near it (within half a viewport).
     async fn just_below(&self, id: &str) -> Element {
-        let window = web_sys::window().unwrap();
-        window.scroll_to_with_x_and_y(0.0, 0.0);
-        settle().await;
-        let element = self.get(id);
-        let sight = window.inner_height().unwrap().as_f64().unwrap();
-        let top = element.get_bounding_client_rect().top();
-        window.scroll_to_with_x_and_y(0.0, top - sight - 40.0);
+        let (element, sight, top) = self.top_of_page(id).await;
+        web_sys::window()
+            .unwrap()
+            .scroll_to_with_x_and_y(0.0, top - sight - 40.0);
         settle().await;
         let top = element.get_bounding_client_rect().top();
         assert!(

@@ -329,8 +329,9 @@ pub async fn write_clipboard(text: &str) -> bool {
 }
 
 /// How long the controls must rest before what waits for them (the jitter
-/// band, figures out of sight, the spoken summary) catches up: longer than
-/// the gap between a drag's moves (a frame) or a held key's repeats.
+/// band, charts and figures out of sight, the spoken summary) catches up:
+/// longer than the gap between a drag's moves (a frame) or a held key's
+/// repeats.
 const REST_MS: u32 = 100;
 
 /// Runs `then` once the controls have rested (`REST_MS`), unless the
