@@ -11,7 +11,9 @@ use yew::prelude::*;
 use yew::TargetCast;
 
 use super::canvas::Canvas;
-use super::hooks::{after_rest, observe_resize, observe_within, NEAR_MARGIN, SIGHT_MARGIN};
+use super::hooks::{
+    after_rest, observe_resize, observe_within, watch_media, NEAR_MARGIN, SIGHT_MARGIN,
+};
 use super::state::State;
 use crate::chart::{Axes, ChartData, Kind, Look, Series};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
@@ -102,17 +104,9 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
         // The ratio's media query stops matching when the ratio changes; the
         // new ratio gets a query of its own (this effect, again).
         use_effect_with(dpr.to_bits(), move |_| {
-            let listener = web_sys::window()
-                .and_then(|w| {
-                    w.match_media(&format!("(resolution: {dpr}dppx)"))
-                        .ok()
-                        .flatten()
-                })
-                .map(|list| {
-                    gloo_events::EventListener::new(&list, "change", move |_| {
-                        size.set(measure(container.cast::<Element>().as_ref(), height))
-                    })
-                });
+            let listener = watch_media(&format!("(resolution: {dpr}dppx)"), move |_| {
+                size.set(measure(container.cast::<Element>().as_ref(), height))
+            });
             move || drop(listener)
         });
     }

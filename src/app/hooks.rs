@@ -148,10 +148,25 @@ const THEME_KEY: &str = "crashloop-explorer.theme";
 /// The system's colour preference, which decides `Theme::Auto`.
 const PREFERS_DARK: &str = "(prefers-color-scheme: dark)";
 
-/// The system's colour preference as a media query list, which reports
-/// when it changes.
-fn prefers_dark() -> Option<web_sys::MediaQueryList> {
-    web_sys::window()?.match_media(PREFERS_DARK).ok()?
+/// `query` as a media query list, which reports when it changes.
+fn media(query: &str) -> Option<web_sys::MediaQueryList> {
+    web_sys::window()?.match_media(query).ok()?
+}
+
+/// Calls back with whether `query` matches each time that changes, until
+/// dropped (a system turning dark, a window moved to a screen of another
+/// density).
+pub fn watch_media(
+    query: &str,
+    mut on_change: impl FnMut(bool) + 'static,
+) -> Option<gloo_events::EventListener> {
+    let list = media(query)?;
+    let read = list.clone();
+    Some(gloo_events::EventListener::new(
+        &list,
+        "change",
+        move |_| on_change(read.matches()),
+    ))
 }
 
 /// Whether the page is drawn dark: the system's preference decides `Auto`,
@@ -160,14 +175,11 @@ fn prefers_dark() -> Option<web_sys::MediaQueryList> {
 /// asked once, not on every render.
 #[hook]
 pub fn use_dark(theme: Theme) -> bool {
-    let prefers = use_state_eq(|| prefers_dark().is_some_and(|list| list.matches()));
+    let prefers = use_state_eq(|| media(PREFERS_DARK).is_some_and(|list| list.matches()));
     {
         let set = prefers.setter();
         use_effect_with((), move |_| {
-            let listener = prefers_dark().map(|list| {
-                let read = list.clone();
-                gloo_events::EventListener::new(&list, "change", move |_| set.set(read.matches()))
-            });
+            let listener = watch_media(PREFERS_DARK, move |dark| set.set(dark));
             move || drop(listener)
         });
     }
