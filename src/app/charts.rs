@@ -162,7 +162,7 @@ pub fn series_of(state: &State) -> Vec<Series<'_>> {
     series.extend(state.compared_results.iter().filter_map(|c| {
         c.result.as_ref().ok().map(|t| Series {
             label: c.label.as_str(),
-            timeline: t,
+            timeline: t.get(),
         })
     }));
     series

@@ -756,7 +756,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
         results
             .compared
             .iter()
-            .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| &**t))),
+            .map(|c| (c.label.clone(), c.result.as_ref().ok().map(|t| t.get()))),
     );
     figures(
         node,

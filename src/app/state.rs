@@ -64,7 +64,59 @@ use crate::inputs::Inputs;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComparedResult {
     pub label: String,
-    pub result: Result<Rc<Timeline>, String>,
+    pub result: Result<Deferred, String>,
+}
+
+/// A compared scenario's node timeline, worked out when first read: a
+/// slider move that changes the node (pods, spreads, API limits) makes every
+/// compared curve's node anew, and only the load chart and the compared
+/// table read them, which wait for the controls to rest while out of sight.
+/// In the browser's worst pods move these were three of the move's five node
+/// timelines.
+#[derive(Clone)]
+pub struct Deferred(Rc<DeferredNode>);
+
+struct DeferredNode {
+    scenario: Scenario,
+    runs: Rc<PodRuns>,
+    cache: RunCache,
+    made: std::cell::OnceCell<Rc<Timeline>>,
+}
+
+impl Deferred {
+    fn new(scenario: Scenario, runs: Rc<PodRuns>, cache: &RunCache) -> Self {
+        Self(Rc::new(DeferredNode {
+            scenario,
+            runs,
+            cache: cache.clone(),
+            made: std::cell::OnceCell::new(),
+        }))
+    }
+
+    /// The timeline, made (or found in the cache) on the first read.
+    pub fn get(&self) -> &Timeline {
+        let n = &*self.0;
+        n.made
+            .get_or_init(|| n.cache.timeline(&n.scenario, &n.runs))
+    }
+
+    /// Whether it has been worked out yet.
+    pub fn made(&self) -> bool {
+        self.0.made.get().is_some()
+    }
+}
+
+impl PartialEq for Deferred {
+    /// The same scenario from the very same runs: the same timeline.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0.runs, &other.0.runs) && self.0.scenario == other.0.scenario
+    }
+}
+
+impl std::fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Deferred(made: {})", self.made())
+    }
 }
 
 pub enum Action {
@@ -386,7 +438,7 @@ impl State {
                     .map(|s| {
                         let r = cache.get(&s, false);
                         runs.push(r.clone());
-                        cache.timeline(&s, &r)
+                        Deferred::new(s, r, &cache)
                     }),
             })
             .collect::<Vec<_>>()
@@ -662,5 +714,32 @@ mod tests {
         };
         assert!(!held(1), "the least recently used goes first");
         assert!(held(CACHE_ENTRIES as u64 + 9));
+    }
+
+    // A pods move makes the live node and today's default; a compared
+    // curve's node waits to be read, and is then the node its scenario
+    // makes from its runs, at the new pod count.
+    #[test]
+    fn compared_nodes_wait_to_be_read() {
+        let (page, _) = crate::share::decode("g=20.0s.f.A.0s.lockstep&c=rapid,initial-25ms");
+        let moved =
+            Rc::new(State::new(page.inputs)).reduce(Action::EditGroup(0, GroupEdit::Pods(30)));
+        assert_eq!(moved.shown.timeline.pods, 30);
+        assert_eq!(moved.compared_results.len(), 2);
+        for c in moved.compared_results.iter() {
+            let Ok(deferred) = &c.result else {
+                panic!("{} is invalid", c.label);
+            };
+            assert!(!deferred.made(), "{} was made before it was read", c.label);
+            let preset = presets()
+                .into_iter()
+                .find(|p| p.label == c.label)
+                .map(|p| p.apply(&moved.inputs.spec));
+            let s = Scenario::try_from(preset.unwrap_or_default()).unwrap_or_default();
+            let expected = crate::engine::simulate::node_timeline(&s, &pod_runs_unbanded(&s));
+            assert_eq!(deferred.get(), &expected, "{}", c.label);
+            assert_eq!(deferred.get().pods, 30);
+            assert!(deferred.made());
+        }
     }
 }
