@@ -466,7 +466,7 @@ pub fn App(props: &AppProps) -> Html {
                             summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
-                        { gc_note(&state.shown.timeline) }
+                        { gc_note(state.gc_restarts()) }
                         if let Some(m) = state.inputs.marker_ms {
                             <p class="note" id="marker-note">{ format!("The red dashed line marks the diagnosed pod at {} old (its restarts before it are this model's, from the observed crash interval). ", crate::engine::duration::format_human_ms(m)) }
                                 <button type="button" id="clear-marker" onclick={{ let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMarker)) }}>{"Clear the marker"}</button></p>
@@ -535,8 +535,7 @@ pub fn notice_list(notices: &[Notice]) -> Html {
 }
 
 /// Says when the kubelet's backoff GC changed the charted pod's restarts.
-fn gc_note(t: &crate::engine::Timeline) -> Html {
-    let n = t.gc_restarts_at_ms.len();
+fn gc_note(n: usize) -> Html {
     if n == 0 {
         return html! {};
     }

@@ -68,13 +68,13 @@ pub fn kubelet_slice(s: &State) -> KubeletSlice {
         spec.kubelet_version,
         s.inputs.config.clone(),
         s.resolved.clone(),
-        s.custom().then(|| s.shown.backoff.clone()),
+        s.custom().then(|| s.scenario.backoff().clone()),
     )
 }
 slice_props!(KubeletProps, kubelet_slice -> KubeletSlice);
 
 pub fn curve_slice(s: &State) -> (EffectiveBackoff, bool) {
-    (s.shown.backoff.clone(), s.custom())
+    (s.scenario.backoff().clone(), s.custom())
 }
 slice_props!(CurveProps, curve_slice -> (EffectiveBackoff, bool));
 
@@ -187,7 +187,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
     });
     let effective = match (&s.resolved, s.custom()) {
         (_, true) => {
-            let b = &s.shown.backoff;
+            let b = s.scenario.backoff();
             html! {
                 <div class="effective custom" id="effective">
                     <p><strong>{"Custom what-if curve"}</strong>{" (no kubelet configuration gives it): "}
@@ -242,7 +242,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
 #[function_component]
 pub fn CurvePanel(p: &CurveProps) -> Html {
     let state = &p.state;
-    let b = &state.shown.backoff;
+    let b = state.scenario.backoff();
     let custom = state.custom();
     html! {
         <ControlPanel labelled_by="h-curve">

@@ -74,48 +74,38 @@ pub struct ComparedResult {
 /// In the browser's worst pods move these were three of the move's five node
 /// timelines.
 #[derive(Clone)]
-pub struct Deferred(Rc<DeferredNode>);
-
-struct DeferredNode {
-    scenario: Scenario,
-    runs: Rc<PodRuns>,
-    cache: RunCache,
-    made: std::cell::OnceCell<Rc<Timeline>>,
-}
+pub struct Deferred(Rc<(Scenario, Rc<PodRuns>, Later<Rc<Timeline>>)>);
 
 impl Deferred {
     fn new(scenario: Scenario, runs: Rc<PodRuns>, cache: &RunCache) -> Self {
-        Self(Rc::new(DeferredNode {
-            scenario,
-            runs,
-            cache: cache.clone(),
-            made: std::cell::OnceCell::new(),
-        }))
+        let node = {
+            let (s, runs, cache) = (scenario.clone(), runs.clone(), cache.clone());
+            Later::new(move || cache.timeline(&s, &runs))
+        };
+        Self(Rc::new((scenario, runs, node)))
     }
 
     /// The timeline, made (or found in the cache) on the first read.
     pub fn get(&self) -> &Timeline {
-        let n = &*self.0;
-        n.made
-            .get_or_init(|| n.cache.timeline(&n.scenario, &n.runs))
+        self.0 .2.get()
     }
 
     /// Whether it has been worked out yet.
     pub fn made(&self) -> bool {
-        self.0.made.get().is_some()
+        self.0 .2.made()
     }
 }
 
 impl PartialEq for Deferred {
     /// The same scenario from the very same runs: the same timeline.
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0.runs, &other.0.runs) && self.0.scenario == other.0.scenario
+        Rc::ptr_eq(&self.0 .1, &other.0 .1) && self.0 .0 == other.0 .0
     }
 }
 
 impl std::fmt::Debug for Deferred {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Deferred(made: {})", self.made())
+        self.0 .2.fmt(f)
     }
 }
 
@@ -263,9 +253,13 @@ impl RunCache {
     }
 }
 
-/// Shared so that components compare by pointer, not by every restart time.
+/// The live scenario against today's default, shared so that components
+/// compare by pointer, not by every restart time. Worked out on its first
+/// read: a pods move with the headline, the node's table and the load chart
+/// out of sight (all wait for the controls to rest) reads nothing of it, and
+/// its two node timelines were most of the browser's worst pods move.
 #[derive(Debug, Clone)]
-pub struct Shown(pub Rc<Exploration>);
+pub struct Shown(Rc<Later<Exploration>>);
 
 impl PartialEq for RunCache {
     /// A cache is not state.
@@ -289,9 +283,57 @@ impl std::ops::Deref for Shown {
 }
 
 impl Shown {
-    /// Identifies this result, for components that redraw only when it changes.
+    /// Identifies this result, for components that redraw only when it
+    /// changes (without working it out).
     pub fn ptr(&self) -> usize {
         Rc::as_ptr(&self.0) as usize
+    }
+
+    /// Whether it has been worked out yet.
+    pub fn made(&self) -> bool {
+        self.0.made()
+    }
+}
+
+/// A value worked out on its first read, once: what the app derives for
+/// its figures and charts, which read it only when they are drawn.
+pub struct Later<T> {
+    value: std::cell::OnceCell<T>,
+    make: Box<dyn Fn() -> T>,
+}
+
+impl<T> Later<T> {
+    pub fn new(make: impl Fn() -> T + 'static) -> Self {
+        Self {
+            value: std::cell::OnceCell::new(),
+            make: Box::new(make),
+        }
+    }
+
+    pub fn get(&self) -> &T {
+        self.value.get_or_init(&self.make)
+    }
+
+    /// Whether it has been read (and so worked out) yet.
+    pub fn made(&self) -> bool {
+        self.value.get().is_some()
+    }
+}
+
+impl<T> std::ops::Deref for Later<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.get()
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Later<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.value.get() {
+            Some(v) => v.fmt(f),
+            None => f.write_str("(not yet worked out)"),
+        }
     }
 }
 
@@ -412,12 +454,16 @@ impl State {
             let todays_default = s.with_todays_default();
             // Only the live scenario's band is drawn.
             let (live, reference) = (cache.get(&s, band), cache.get(&todays_default, false));
-            let (t, r) = (
-                cache.timeline(&s, &live),
-                cache.timeline(&todays_default, &reference),
-            );
-            let shown = Shown(Rc::new(exploration(&s, t, r)));
-            (shown, Rc::new(s), vec![live, reference])
+            let s = Rc::new(s);
+            let shown = {
+                let (s, cache) = (s.clone(), cache.clone());
+                let (live, reference) = (live.clone(), reference.clone());
+                Shown(Rc::new(Later::new(move || {
+                    let t = cache.timeline(&s, &live);
+                    exploration(&s, t, cache.timeline(&todays_default, &reference))
+                })))
+            };
+            (shown, s, vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
             Ok(s) => (None, explore_cached(s)),
@@ -443,7 +489,8 @@ impl State {
             })
             .collect::<Vec<_>>()
             .into();
-        let band_pending = shown.timeline.band.is_none() && wants_band(&scenario);
+        // The live runs' band is the shown timeline's.
+        let band_pending = runs.first().is_some_and(|r| r.band.is_none()) && wants_band(&scenario);
         Self {
             inputs,
             resolved,
@@ -480,11 +527,24 @@ impl State {
         self.inputs.spec.model == Semantics::Kep || self.version().gate_default(name).is_some()
     }
 
+    /// How many of the charted pod's restarts the backoff GC brought
+    /// forward: the shown timeline's, read from its runs.
+    pub fn gc_restarts(&self) -> usize {
+        self.runs
+            .first()
+            .and_then(|r| r.gc_at.get(self.scenario.spec().chart_group))
+            .map_or(0, Vec::len)
+    }
+
     /// The curve in use, for starting a what-if from it.
     fn current_curve(&self) -> (Ms, Ms) {
         match (&self.inputs.spec.config, &self.resolved) {
             (Some(_), Ok(b)) => (b.initial_ms, b.max_ms),
-            _ => (self.shown.backoff.initial_ms, self.shown.backoff.max_ms),
+            // The shown scenario's curve (its result waits to be read).
+            _ => (
+                self.scenario.backoff().initial_ms,
+                self.scenario.backoff().max_ms,
+            ),
         }
     }
 }
@@ -716,15 +776,34 @@ mod tests {
         assert!(held(CACHE_ENTRIES as u64 + 9));
     }
 
-    // A pods move makes the live node and today's default; a compared
-    // curve's node waits to be read, and is then the node its scenario
-    // makes from its runs, at the new pod count.
+    // A pods move makes no node: the live one against today's default and
+    // each compared curve's wait to be read, and are then the nodes their
+    // scenarios make afresh, at the new pod count.
     #[test]
-    fn compared_nodes_wait_to_be_read() {
-        let (page, _) = crate::share::decode("g=20.0s.f.A.0s.lockstep&c=rapid,initial-25ms");
-        let moved =
-            Rc::new(State::new(page.inputs)).reduce(Action::EditGroup(0, GroupEdit::Pods(30)));
+    fn nodes_wait_to_be_read() {
+        // A curve of one's own (`i`, `x`), as the browser's worst case has.
+        let (page, _) =
+            crate::share::decode("i=1s&x=1m0s&g=20.0s.f.A.0s.lockstep&c=rapid,initial-25ms");
+        let first = Rc::new(State::new(page.inputs));
+        let moved = first
+            .clone()
+            .reduce(Action::EditGroup(0, GroupEdit::Pods(30)));
+        assert!(
+            !moved.shown.made() && !first.shown.made(),
+            "a live node was made before it was read"
+        );
+        let fresh = crate::engine::explore(&moved.scenario);
         assert_eq!(moved.shown.timeline.pods, 30);
+        assert!(moved.shown.made());
+        assert_eq!(moved.gc_restarts(), fresh.timeline.gc_restarts_at_ms.len());
+        assert_eq!(*moved.shown.timeline, *fresh.timeline);
+        // Only the live scenario's band is drawn.
+        let reference = Timeline {
+            band: None,
+            ..(*fresh.reference).clone()
+        };
+        assert_eq!(*moved.shown.reference, reference);
+        assert_eq!(moved.shown.excess, fresh.excess);
         assert_eq!(moved.compared_results.len(), 2);
         for c in moved.compared_results.iter() {
             let Ok(deferred) = &c.result else {
