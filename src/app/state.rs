@@ -74,38 +74,42 @@ pub struct ComparedResult {
 /// In the browser's worst pods move these were three of the move's five node
 /// timelines.
 #[derive(Clone)]
-pub struct Deferred(Rc<(Scenario, Rc<PodRuns>, Later<Rc<Timeline>>)>);
+pub struct Deferred(Rc<Later<NodeFrom, Rc<Timeline>>>);
+
+/// What a node timeline is worked out from: its scenario, the very runs, and
+/// the cache of node timelines.
+type NodeFrom = (Scenario, Rc<PodRuns>, RunCache);
 
 impl Deferred {
     fn new(scenario: Scenario, runs: Rc<PodRuns>, cache: &RunCache) -> Self {
-        let node = {
-            let (s, runs, cache) = (scenario.clone(), runs.clone(), cache.clone());
-            Later::new(move || cache.timeline(&s, &runs))
-        };
-        Self(Rc::new((scenario, runs, node)))
+        Self(Rc::new(Later::new(
+            (scenario, runs, cache.clone()),
+            |(s, runs, cache)| cache.timeline(s, runs),
+        )))
     }
 
     /// The timeline, made (or found in the cache) on the first read.
     pub fn get(&self) -> &Timeline {
-        self.0 .2.get()
+        self.0.get()
     }
 
     /// Whether it has been worked out yet.
     pub fn made(&self) -> bool {
-        self.0 .2.made()
+        self.0.made()
     }
 }
 
 impl PartialEq for Deferred {
     /// The same scenario from the very same runs: the same timeline.
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0 .1, &other.0 .1) && self.0 .0 == other.0 .0
+        let ((a, a_runs, _), (b, b_runs, _)) = (&self.0.inputs, &other.0.inputs);
+        Rc::ptr_eq(a_runs, b_runs) && a == b
     }
 }
 
 impl std::fmt::Debug for Deferred {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0 .2.fmt(f)
+        self.0.fmt(f)
     }
 }
 
@@ -259,7 +263,11 @@ impl RunCache {
 /// out of sight (all wait for the controls to rest) reads nothing of it, and
 /// its two node timelines were most of the browser's worst pods move.
 #[derive(Debug, Clone)]
-pub struct Shown(Rc<Later<Exploration>>);
+pub struct Shown(Rc<Later<ShownFrom, Exploration>>);
+
+/// What the shown result is worked out from: the live scenario and its runs,
+/// today's default and its runs, and the cache of node timelines.
+type ShownFrom = (Rc<Scenario>, Rc<PodRuns>, Scenario, Rc<PodRuns>, RunCache);
 
 impl PartialEq for RunCache {
     /// A cache is not state.
@@ -295,23 +303,26 @@ impl Shown {
     }
 }
 
-/// A value worked out on its first read, once: what the app derives for
-/// its figures and charts, which read it only when they are drawn.
-pub struct Later<T> {
+/// A value worked out from its inputs on its first read, once: what the
+/// app derives for its figures and charts, which read it only when they are
+/// drawn.
+pub struct Later<I, T> {
+    inputs: I,
+    make: fn(&I) -> T,
     value: std::cell::OnceCell<T>,
-    make: Box<dyn Fn() -> T>,
 }
 
-impl<T> Later<T> {
-    pub fn new(make: impl Fn() -> T + 'static) -> Self {
+impl<I, T> Later<I, T> {
+    pub fn new(inputs: I, make: fn(&I) -> T) -> Self {
         Self {
+            inputs,
+            make,
             value: std::cell::OnceCell::new(),
-            make: Box::new(make),
         }
     }
 
     pub fn get(&self) -> &T {
-        self.value.get_or_init(&self.make)
+        self.value.get_or_init(|| (self.make)(&self.inputs))
     }
 
     /// Whether it has been read (and so worked out) yet.
@@ -320,7 +331,7 @@ impl<T> Later<T> {
     }
 }
 
-impl<T> std::ops::Deref for Later<T> {
+impl<I, T> std::ops::Deref for Later<I, T> {
     type Target = T;
 
     fn deref(&self) -> &T {
@@ -328,7 +339,7 @@ impl<T> std::ops::Deref for Later<T> {
     }
 }
 
-impl<T: std::fmt::Debug> std::fmt::Debug for Later<T> {
+impl<I, T: std::fmt::Debug> std::fmt::Debug for Later<I, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.value.get() {
             Some(v) => v.fmt(f),
@@ -455,14 +466,19 @@ impl State {
             // Only the live scenario's band is drawn.
             let (live, reference) = (cache.get(&s, band), cache.get(&todays_default, false));
             let s = Rc::new(s);
-            let shown = {
-                let (s, cache) = (s.clone(), cache.clone());
-                let (live, reference) = (live.clone(), reference.clone());
-                Shown(Rc::new(Later::new(move || {
-                    let t = cache.timeline(&s, &live);
-                    exploration(&s, t, cache.timeline(&todays_default, &reference))
-                })))
-            };
+            let from = (
+                s.clone(),
+                live.clone(),
+                todays_default,
+                reference.clone(),
+                cache.clone(),
+            );
+            let shown = Shown(Rc::new(Later::new(
+                from,
+                |(s, live, d, reference, cache)| {
+                    exploration(s, cache.timeline(s, live), cache.timeline(d, reference))
+                },
+            )));
             (shown, s, vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
