@@ -80,14 +80,19 @@ async function violations(page, query) {
   await page.click("#audit summary");
   await page.click("#show-client-rate-limit");
   await page.waitForFunction(() => document.querySelector("#qps-value")?.textContent.trim() === "5", null, { timeout: 5_000 });
-  const claims = await page.evaluate(async () => (await window.wasmBindings.audit()).length);
+  // The JS API's module is not the page's: fetched only when the console asks.
+  const apiFetches = () => page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /\/crashloop-explorer(_bg\.wasm|\.js)$/.test(r.name)).length);
+  if (await apiFetches() !== 0) fail("the JS API's module was fetched by the page itself");
+  const claims = await page.evaluate(async () => (await (await window.crashloopExplorer()).audit()).length);
   if (!(claims > 20)) fail(`audit() from the JS API: ${claims} claims`);
+  const simulated = await page.evaluate(async () => (await window.crashloopExplorer()).simulate({ initialMs: 1000, maxMs: 60000, model: "kep", horizonMs: 1800000 }).restartsAtMs.slice(0, 3).join(","));
+  if (simulated !== "1000,3000,7000") fail(`simulate() from the JS API's module: ${simulated}`);
   await page.click("#nav-job");
   await inked(page, "#chart-job");
   const late = await fetched();
   if (late !== 2) fail(`the second wasm: ${late} fetches (its glue and wasm once each expected)`);
   await violations(page, "/");
-  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched on the first SVG download, not before; a pasted pod read and explored; an audit claim shown; audit() ${claims} claims; Job view from its tab`);
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched on the first SVG download, not before; a pasted pod read and explored; an audit claim shown; the JS API's module fetched only when asked: audit() ${claims} claims, simulate() ${simulated}; Job view from its tab`);
   await page.close();
 }
 

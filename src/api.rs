@@ -1,8 +1,9 @@
-//! The JS API, from the same wasm as the app: plain JS objects in and out,
+//! The JS API, from a wasm with the app beside it: plain JS objects in and out,
 //! in the engine's JSON shapes. Every input is validated as the app's is, so a
 //! caller gets a clear error instead of a billion points or a panic. The
-//! app's binary exports these to JS (src/main.rs), under the same names; the
-//! library does not, so the second wasm, which links it too, carries none.
+//! API's binary exports these to JS (src/main.rs, `crashloop-explorer.js`),
+//! under the same names; the library does not, so the page's module, the
+//! element's and the second wasm, which link it too, carry none.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

@@ -1,11 +1,13 @@
-//! Trunk's entry point: the library's JS exports (the page calls `start`). Natively, a command line: the bare
+//! The JS API's module, `crashloop-explorer.js` (Trunk's main entry):
+//! the library's JS exports. The app's own page loads a leaner module
+//! without them (src/bin/page.rs). Natively, a command line: the bare
 //! binary reads a Scenario as JSON on standard input and prints the
 //! exploration; `pod` reads a pod as kubectl prints it and says where each
 //! container stands on the CrashLoopBackOff curve.
 
-// The page's boot.js calls the JS API's `start()`: loading the module
-// mounts nothing by itself, so a docs page can load it for the custom
-// element or `mount` without an app appearing on its <body>.
+// Loading the module mounts nothing by itself (`start()` mounts the app on
+// <body>), so a docs page can load it for `mount` without an app appearing
+// on its <body>.
 #[cfg(target_arch = "wasm32")]
 fn main() {}
 

@@ -43,11 +43,16 @@ addEventListener("error", (e) => {
 // fetched once that has painted, so it does not compete with it for the
 // network (on a slow link the figures and charts come first).
 await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
-const { default: init, ...bindings } = await import("./crashloop-explorer.js");
+const { default: init, ...bindings } = await import("./crashloop-explorer-page.js");
 
-const wasm = await init({ module_or_path: new URL("./crashloop-explorer_bg.wasm", import.meta.url) });
+const wasm = await init({ module_or_path: new URL("./crashloop-explorer-page_bg.wasm", import.meta.url) });
 window.wasmBindings = bindings;
-// Loading the module mounts nothing (docs pages load it for the custom
-// element); this page is the app.
 bindings.start();
+// The JS API (resolve, simulate, explore, audit, mount) is not in this
+// page's module: `await crashloopExplorer()` in the console fetches its
+// module, crashloop-explorer.js, once, and gives its functions.
+let api;
+window.crashloopExplorer = () => (api ??= import("./crashloop-explorer.js")
+  .then(async (m) => { await m.default({ module_or_path: new URL("./crashloop-explorer_bg.wasm", import.meta.url) }); return m; })
+  .catch((e) => { api = undefined; throw e; }));
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));

@@ -1,6 +1,6 @@
 //! The app's second wasm: the Job view and the pod reader, which the first
-//! (src/main.rs) fetches the first time one of them is shown
-//! (`crashloop_explorer::app::lazy`). Its exports mount a part, compute the
+//! (the page's src/bin/page.rs, or the JS API's src/main.rs) fetches the
+//! first time one of them is shown (`crashloop_explorer::app::lazy`). Its exports mount a part, compute the
 //! claims audit and draw a chart as SVG.
 
 #[cfg(target_arch = "wasm32")]
