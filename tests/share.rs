@@ -329,22 +329,76 @@ fn an_explored_container_crosses_as_a_link() {
 }
 
 // The audit (second wasm) hands a claim's scenario to the charts as text:
-// every claim's scenario comes back whole (one spells a gate the kubelet
-// refuses, which a link's keys could not carry).
+// every claim's scenario comes back whole, as link keys (one spells a gate
+// the kubelet refuses, which `fg=` carries).
 #[test]
 fn every_claims_scenario_crosses_whole() {
     use crashloop_explorer::app::lazy::{scenario_message, scenario_of};
     let claims = crashloop_explorer::engine::audit::audit();
     assert!(claims.len() > 20);
+    use crashloop_explorer::engine::scenario::DEFAULT_PODS;
+    use crashloop_explorer::engine::Scenario;
+    // What the engine makes of a scenario: its curve's numbers, groups,
+    // kubelet and requeue, or the refusal.
+    let resolved = |spec: &ScenarioSpec| {
+        Scenario::try_from(spec.clone())
+            .map(|s| {
+                let b = s.backoff();
+                (
+                    (
+                        b.initial_ms,
+                        b.max_ms,
+                        b.reset_after_ms,
+                        b.schedule_ms.clone(),
+                    ),
+                    s.groups().to_vec(),
+                    (s.kubelet_version(), s.requeue(), s.horizon_ms(), s.model()),
+                )
+            })
+            .map_err(|e| e.to_string())
+    };
+    let mut refused = vec![];
     for c in claims {
-        assert_eq!(
-            scenario_of(&scenario_message(&c.scenario)).as_ref(),
-            Some(&c.scenario),
-            "{}",
-            c.id
-        );
+        let keys = scenario_message(&c.scenario);
+        let back = scenario_of(&keys).unwrap_or_else(|| panic!("{}: {keys}", c.id));
+        // The rest of a scenario, which its curve does not show; defaults
+        // come back as defaults (110 pods as unset pods).
+        let rest = |s: &ScenarioSpec| {
+            let c = s.config.clone().unwrap_or_default();
+            (
+                (c.feature_gates, c.crash_loop_back_off),
+                s.pods.unwrap_or(DEFAULT_PODS),
+                (
+                    s.seed,
+                    s.band_seeds,
+                    s.start_latency_ms,
+                    s.requests_per_restart,
+                ),
+                (s.kube_api_qps, s.kube_api_burst, s.chart_group),
+            )
+        };
+        assert_eq!(rest(&back), rest(&c.scenario), "{}: {keys}", c.id);
+        assert_eq!(scenario_message(&back), keys, "{}", c.id);
+        assert_eq!(resolved(&back), resolved(&c.scenario), "{}: {keys}", c.id);
+        if resolved(&back).is_err() {
+            refused.push(c.id);
+        }
     }
-    assert_eq!(scenario_of("{"), None);
+    // Among the refusals it shows, the misspelt gate's.
+    assert!(refused.contains(&"kep-yaml-gate-spelling"), "{refused:?}");
+    let spelt = scenario_message(
+        &crashloop_explorer::engine::audit::audit()
+            .into_iter()
+            .find(|c| c.id == "kep-yaml-gate-spelling")
+            .expect("the gate spelling claim")
+            .scenario,
+    );
+    assert!(
+        spelt.contains("fg=ReduceDefaultCrashLoopBackoffDecay.1"),
+        "{spelt}"
+    );
+    assert_eq!(scenario_of("zz=1"), None);
+    assert_eq!(scenario_of("v=1.37&i=nope"), None);
 }
 
 // The parts in the second wasm are given only what they read: the pod reader
@@ -445,4 +499,36 @@ fn a_pin_is_its_scenario_keys() {
         assert_eq!(notices[0].key, "pin");
         assert_eq!(notices[0].message, why);
     }
+}
+
+// Any gate beside the two with keys of their own crosses as `fg=Name.1`;
+// a bad one is named and the rest of the link stands.
+#[test]
+fn other_feature_gates_cross_as_fg() {
+    let (page, notices) = decode("v=1.37&gr=1&fg=ReduceDefaultCrashLoopBackoffDecay.1&fg=Zeta.0");
+    assert_eq!(notices, vec![]);
+    let gates: Vec<(&str, bool)> = page.inputs.config.feature_gates.iter().collect();
+    assert_eq!(
+        gates,
+        [
+            ("ReduceDefaultCrashLoopBackOffDecay", true),
+            ("ReduceDefaultCrashLoopBackoffDecay", true),
+            ("Zeta", false)
+        ]
+    );
+    assert_eq!(
+        encode(&page),
+        "v=1.37&gr=1&fg=ReduceDefaultCrashLoopBackoffDecay.1&fg=Zeta.0"
+    );
+    for bad in ["Zeta", "Ze-ta.1", ".1", "Zeta.2", "Zeta.on"] {
+        let (page, notices) = decode(&format!("v=1.37&n=7&fg={bad}"));
+        assert_eq!(page.inputs.config.feature_gates.iter().count(), 0, "{bad}");
+        assert_eq!(page.inputs.spec.pods, Some(7));
+        assert_eq!(notices.len(), 1, "{bad}: {notices:?}");
+        assert_eq!(notices[0].key, "fg");
+    }
+    let many: Vec<String> = (0..20).map(|i| format!("fg=G{i}.1")).collect();
+    let (page, notices) = decode(&format!("v=1.37&{}", many.join("&")));
+    assert_eq!(page.inputs.config.feature_gates.iter().count(), 16);
+    assert_eq!(notices.len(), 4);
 }

@@ -146,5 +146,15 @@ pub fn svg(kind: Kind, link: &str) -> String {
 /// For a wasm that links everything (the browser tests): the app mounts its
 /// parts and draws its figures from here instead of fetching the second module.
 pub fn link_here() {
-    lazy::from_here(lazy::Here { mount, svg });
+    lazy::from_here(lazy::Here {
+        mount,
+        svg,
+        pin_keys,
+    });
+}
+
+/// An older link's pin written as JSON, read as the JS API reads a scenario,
+/// as its link keys: the first wasm reads no JSON scenarios itself.
+pub fn pin_keys(json: &str) -> Result<String, String> {
+    share::json_pin(json).map(|spec| share::scenario_keys(&spec))
 }

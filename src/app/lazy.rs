@@ -5,7 +5,7 @@
 //! types, the YAML reader and the Kubernetes objects it reads, the audit's
 //! recomputations, plotters' SVG backend). The two modules share no memory,
 //! only strings: a part is given the page's link (a query string) and
-//! answers with link text, or a claim's scenario as JSON.
+//! answers with link text (a claim's scenario as its link keys).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -103,7 +103,7 @@ pub fn explore_link(g: PodGroup) -> String {
 
 /// ... and back; `None` when it holds no group.
 pub fn explored(link: &str) -> Option<PodGroup> {
-    let inputs = share::decode(link).0.inputs;
+    let inputs = share::decode_with(link, share::json_pin_elsewhere).0.inputs;
     let group = inputs.spec.groups.into_iter().next()?;
     Some(PodGroup {
         group,
@@ -111,16 +111,44 @@ pub fn explored(link: &str) -> Option<PodGroup> {
     })
 }
 
-/// The audit's answer: a claim's scenario in JSON, as a link's `pin=`
-/// holds one (a link's keys could not carry every claim's: one spells a gate
-/// the kubelet refuses, to show the refusal).
+/// The audit's answer: a claim's scenario as its link keys, as a pin
+/// holds one (`fg=` carries the gate one claim misspells, to show the
+/// kubelet's refusal). Link keys rather than JSON: the first wasm then needs
+/// no JSON reader for scenarios.
 pub fn scenario_message(spec: &ScenarioSpec) -> String {
-    crate::formats::json::to_string(spec).unwrap_or_default()
+    share::scenario_keys(spec)
 }
 
 /// ... and back.
 pub fn scenario_of(message: &str) -> Option<ScenarioSpec> {
-    crate::formats::json::from_str(message).ok()
+    share::scenario_of_keys(message).ok()
+}
+
+/// What a pin written as JSON says while the second module, which reads
+/// JSON, is fetched (`use_core` reads the link again once it has come).
+pub const PIN_WAITS: &str = "a pin written as JSON, as older links wrote pins, read once the app's second module has loaded";
+
+/// ... and if it cannot be fetched.
+pub const PIN_UNREAD: &str = "a pin written as JSON, as older links wrote pins, which the app's second module reads, and it could not be loaded; reload the page to try again";
+
+/// How the full app reads an older link's pin written as JSON: the second
+/// wasm reads it (the first carries no JSON reader for scenarios) and
+/// answers with its link keys. Before that module has come, the pin waits.
+pub fn json_pin(v: &str) -> Result<ScenarioSpec, String> {
+    let keys = if let Some(here) = HERE.with(Cell::get) {
+        (here.pin_keys)(v)?
+    } else {
+        match FETCHED.with(|f| f.borrow().clone()) {
+            Some(m) => m.pin_keys(v).map_err(|e| describe(&e))?,
+            None => return Err(PIN_WAITS.into()),
+        }
+    };
+    share::scenario_of_keys(&keys)
+}
+
+/// Fetches the second module for a link's JSON pins; whether it came.
+pub async fn fetch_for_pins() -> bool {
+    HERE.with(Cell::get).is_some() || fetched().await.is_ok()
 }
 
 /// A mounted part: `update` gives it the page's link and theme again;
@@ -138,6 +166,8 @@ pub struct Here {
     pub mount: MountHere,
     /// A chart of the state a link describes, as SVG.
     pub svg: fn(Kind, &str) -> String,
+    /// A pin written as JSON, as its link keys (`pin_keys`).
+    pub pin_keys: fn(&str) -> Result<String, String>,
 }
 
 thread_local! {
@@ -182,6 +212,8 @@ extern "C" {
     fn audit(this: &Extras) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
     fn svg(this: &Extras, chart: &str, link: &str) -> Result<String, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn pin_keys(this: &Extras, json: &str) -> Result<String, JsValue>;
 
     type PartHandle;
     #[wasm_bindgen(method)]

@@ -218,6 +218,37 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
         let n = link.1.clone();
         use_state(move || n)
     };
+    // An older link's pins written as JSON wait for the second module, which
+    // reads them; the link as first read (the URL follows the state since)
+    // is then read again for what it compares, and what was moved meanwhile
+    // stays.
+    let source = use_memo(props.query.clone(), |q| match q {
+        Some(q) => q.to_string(),
+        None => location().and_then(|l| l.search().ok()).unwrap_or_default(),
+    });
+    {
+        let (d, notices) = (state.dispatcher(), notices.clone());
+        use_effect_with(link.clone(), move |link| {
+            if R::PINS_WAIT && link.1.iter().any(|n| n.message.contains(lazy::PIN_WAITS)) {
+                yew::platform::spawn_local(async move {
+                    if lazy::fetch_for_pins().await {
+                        let (page, again) = share::decode_with(&source, json_pin);
+                        d.dispatch(Action::CompareAll(page.inputs.compared));
+                        notices.set(again);
+                    } else {
+                        let unread = notices
+                            .iter()
+                            .map(|n| Notice {
+                                key: n.key.clone(),
+                                message: n.message.replace(lazy::PIN_WAITS, lazy::PIN_UNREAD),
+                            })
+                            .collect();
+                        notices.set(unread);
+                    }
+                });
+            }
+        });
+    }
     let sync = props.query.is_none();
     let (theme, toggle_theme) = use_theme(link.0.theme, sync, props.theme_root.clone());
     let dark = hooks::use_dark(theme);
@@ -345,11 +376,15 @@ pub trait Root: BaseComponent<Properties = AppProps> {
     const EMBED_ONLY: bool;
     /// How a pin written as JSON by an older link is read.
     const JSON_PIN: share::JsonPin;
+    /// Such a pin waits for the second module (`lazy::json_pin`).
+    const PINS_WAIT: bool;
 }
 
 impl Root for App {
     const EMBED_ONLY: bool = false;
-    const JSON_PIN: share::JsonPin = share::json_pin;
+    // Read by the second wasm, fetched when a link has one.
+    const JSON_PIN: share::JsonPin = lazy::json_pin;
+    const PINS_WAIT: bool = true;
 }
 
 impl Root for EmbedApp {
@@ -357,6 +392,7 @@ impl Root for EmbedApp {
     // Its wasm holds no JSON reader for scenarios: an older link's JSON pin
     // is named, and opens in the full app.
     const JSON_PIN: share::JsonPin = share::json_pin_elsewhere;
+    const PINS_WAIT: bool = false;
 }
 
 #[function_component]
@@ -416,7 +452,11 @@ pub fn App(props: &AppProps) -> Html {
     // Focus moves to the status line beside the notices, not to the page's top.
     let done = use_node_ref();
     // While the first view is untouched, say what it compares.
-    let showcase = use_memo((), |_| share::decode(FIRST_VISIT_LINK).0.inputs);
+    let showcase = use_memo((), |_| {
+        share::decode_with(FIRST_VISIT_LINK, share::json_pin_elsewhere)
+            .0
+            .inputs
+    });
     if core.page.embed {
         return core.embed_view(app_url);
     }

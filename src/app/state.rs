@@ -135,6 +135,9 @@ pub enum Action {
     Burst(u32),
     Compare(Compared),
     Uncompare(usize),
+    /// The link's compared scenarios, read again once its pins written as
+    /// JSON could be read (`lazy::json_pin`).
+    CompareAll(Vec<crate::inputs::CompareRef>),
     /// Loads a whole scenario (an audit row's "show me").
     Load(ScenarioSpec),
     /// Loads a diagnosed pod's container into the charts, marked at its age.
@@ -713,6 +716,7 @@ impl Reducible for State {
                     compared.remove(i);
                 }
             }
+            Action::CompareAll(all) => *compared = all,
             Action::ExplorePod(p) => {
                 // The node keeps its pod count; the charts follow this container.
                 let pods = spec.effective_groups().first().map_or(1, |g| g.pods);

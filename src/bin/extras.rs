@@ -39,6 +39,13 @@ mod js {
         Ok(extras::svg(kind, link))
     }
 
+    /// `pin_keys(json)`: an older link's pin written as JSON, as link keys
+    /// (the first module carries no JSON reader for scenarios).
+    #[wasm_bindgen]
+    pub fn pin_keys(json: &str) -> Result<String, JsError> {
+        extras::pin_keys(json).map_err(|e| JsError::new(&e))
+    }
+
     /// A mounted part: `update(link, dark)`, `unmount()`.
     #[wasm_bindgen]
     pub struct PartHandle(Box<dyn lazy::Mounted>);

@@ -498,15 +498,27 @@ fn settle(inputs: &mut Inputs) {
     }
 }
 
-/// A pinned scenario in a link: its own scenario keys (`SCENARIO`), as a
-/// query string of their own: `pin=v%3D1.37%26i%3D250ms%26x%3D1m0s`.
-fn pin_keys(spec: &ScenarioSpec) -> String {
+/// A scenario as its link keys (`SCENARIO`), a query string of its own: a
+/// pin's value (`pin=v%3D1.37%26i%3D250ms%26x%3D1m0s`), and the audit's
+/// answer from the second wasm (a claim's scenario).
+pub fn scenario_keys(spec: &ScenarioSpec) -> String {
+    let mut spec = spec.clone();
+    // The keys name the kubelet and the model once, for the scenario (a
+    // configuration's own are the scenario's or refused as conflicting).
+    if let Some(c) = &mut spec.config {
+        spec.kubelet_version = spec.kubelet_version.or(c.kubelet_version.take());
+        if c.semantics == Some(spec.model) {
+            c.semantics = None;
+        }
+    }
+    let mut inputs = Inputs {
+        config: spec.config.clone().unwrap_or_default(),
+        spec,
+        ..Inputs::default()
+    };
+    settle(&mut inputs);
     let page = Page {
-        inputs: Inputs {
-            spec: spec.clone(),
-            config: spec.config.clone().unwrap_or_default(),
-            ..Inputs::default()
-        },
+        inputs,
         ..Page::default()
     };
     write_keys(&page, SCENARIO.iter())
@@ -519,26 +531,34 @@ fn read_pin(v: &str, json_pin: JsonPin) -> Result<ScenarioSpec, String> {
     let spec = if v.starts_with('{') {
         json_pin(v)?
     } else {
-        let mut r = Reader {
-            in_pin: true,
-            ..Reader::new(json_pin)
-        };
-        let mut page = Page::default();
-        for (key, v) in parse_query(v) {
-            match SCENARIO.iter().find(|p| p.key == key) {
-                Some(p) => (p.read)(&mut page, &v, &mut r),
-                None => r.notice(&key, &v, "not a key of a scenario"),
-            }
-        }
-        if !r.notices.is_empty() {
-            let whys: Vec<String> = r.notices.into_iter().map(|n| n.message).collect();
-            return Err(whys.join("; "));
-        }
-        settle(&mut page.inputs);
-        page.inputs.spec
+        scenario_of_keys(v)?
     };
     Scenario::try_from(spec.clone()).map_err(|e| e.to_string())?;
     Ok(spec)
+}
+
+/// A scenario from its link keys (`scenario_keys`): a key it does not know
+/// or a bad value refuses it, saying why. A configuration the kubelet would
+/// refuse is still a scenario (the audit shows the refusal); a pin checks
+/// more (`read_pin`).
+pub fn scenario_of_keys(keys: &str) -> Result<ScenarioSpec, String> {
+    let mut r = Reader {
+        in_pin: true,
+        ..Reader::new(json_pin_elsewhere)
+    };
+    let mut page = Page::default();
+    for (key, v) in parse_query(keys) {
+        match SCENARIO.iter().find(|p| p.key == key) {
+            Some(p) => (p.read)(&mut page, &v, &mut r),
+            None => r.notice(&key, &v, "not a key of a scenario"),
+        }
+    }
+    if !r.notices.is_empty() {
+        let whys: Vec<String> = r.notices.into_iter().map(|n| n.message).collect();
+        return Err(whys.join("; "));
+    }
+    settle(&mut page.inputs);
+    Ok(page.inputs.spec)
 }
 
 /// One parameter of a link: its key, its values as written (none at the
@@ -577,6 +597,24 @@ fn gate_value(page: &Page, gate: &str) -> Vec<String> {
         if on { "1" } else { "0" }.to_owned()
     })
 }
+
+/// The gates with keys of their own (`gr`, `gm`); `fg` carries the others.
+const OWN_KEY_GATES: [&str; 2] = [
+    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+];
+
+/// A link names at most this many feature gates (a kubelet's configuration
+/// names a handful).
+const MAX_LINK_GATES: usize = 16;
+
+/// A feature gate's name as Kubernetes spells them: letters and digits.
+fn is_gate_name(s: &str) -> bool {
+    (1..=MAX_GATE_NAME).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Longer than any gate Kubernetes has named.
+const MAX_GATE_NAME: usize = 80;
 
 fn read_gate(page: &mut Page, gate: &str, key: &str, v: &str, r: &mut Reader) {
     match v {
@@ -697,6 +735,35 @@ const SCENARIO: &[Param] = &[
         key: "gm",
         write: Values(|p| gate_value(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX)),
         read: |p, v, r| read_gate(p, KUBELET_CRASH_LOOP_BACK_OFF_MAX, "gm", v, r),
+    },
+    // Any other gate a configuration names (`fg=Name.1`, one a gate): the
+    // audit's misspelt gate, which the kubelet refuses, crosses from the
+    // second wasm as link keys too, and a link keeps it.
+    Param {
+        key: "fg",
+        write: Values(|p| {
+            p.inputs
+                .config
+                .feature_gates
+                .iter()
+                .filter(|(g, _)| !OWN_KEY_GATES.contains(g))
+                .map(|(g, on)| format!("{g}.{}", if on { "1" } else { "0" }))
+                .collect()
+        }),
+        read: |p, v, r| match v.rsplit_once('.') {
+            Some((gate, on)) if is_gate_name(gate) => {
+                if p.inputs.config.feature_gates.iter().count() >= MAX_LINK_GATES {
+                    r.notice("fg", v, format!("at most {MAX_LINK_GATES} feature gates"));
+                } else {
+                    read_gate(p, gate, "fg", on, r);
+                }
+            }
+            _ => r.notice(
+                "fg",
+                v,
+                "a gate is its name (letters and digits), a dot, and 1 or 0",
+            ),
+        },
     },
     // The field's own validation is the kubelet's: shown where it is typed.
     Param {
@@ -943,7 +1010,7 @@ const BESIDE: &[Param] = &[
                         ids.push_str(id);
                     }
                     (CompareRef::Preset(id), _) => pairs.push(("c", (*id).to_owned())),
-                    (CompareRef::Pinned(spec), _) => pairs.push(("pin", pin_keys(spec))),
+                    (CompareRef::Pinned(spec), _) => pairs.push(("pin", scenario_keys(spec))),
                 }
             }
             pairs
@@ -993,7 +1060,7 @@ const BESIDE: &[Param] = &[
 /// The Job view's inputs from a link's Job keys, and what in them was not
 /// used (a bad value keeps the default, as `decode` does).
 pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
-    let mut r = Reader::new(json_pin);
+    let mut r = Reader::new(json_pin_elsewhere);
     let mut job = JobInputs::default();
     if let Some(v) = &link.manifest {
         match super::value::from_json(v)
