@@ -68,6 +68,13 @@ try {
   // The elements load their own wasm (the embed alone), not the app's.
   const wasm = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name).filter((n) => n.endsWith(".wasm")).map((n) => n.split("/").pop()));
   check(wasm.length === 1 && wasm[0] === "crashloop-explorer-embed_bg.wasm", `the elements fetched ${wasm.join(", ") || "no wasm"}, expected crashloop-explorer-embed_bg.wasm alone`);
+  // Each shows the controls its attribute names ("initial,max,pods"; "pods,run"), and no other.
+  for (const [i, shown] of [[0, ["initial", "max", "pods"]], [1, ["pods", "run"]]]) {
+    for (const id of ["initial", "max", "pods", "run"]) {
+      const has = await inside(page, i, "return !!(root && root.getElementById(arg));", id);
+      check(has === shown.includes(id), `explorer ${i}: #${id} ${has ? "shown" : "missing"}, its controls attribute names ${shown.join(",")}`);
+    }
+  }
   // The shortcodes' links are used as written.
   for (const i of [0, 1]) check((await text(page, i, "link-notices")) === null, `explorer ${i} shows notices: ${await text(page, i, "link-notices")}`);
   // The page's theme (light), not the system's (dark).

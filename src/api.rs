@@ -137,7 +137,7 @@ const MOUNTED: &str = "data-crashloop-explorer";
 /// `mount`'s options; the custom element's attributes are the same names.
 #[derive(serde::Deserialize, Default, Clone)]
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-struct Options {
+pub struct Options {
     /// A link's query string, e.g. "m=kep&i=1s".
     link: String,
     /// Only the charts, the headline and the `controls` named.
@@ -151,6 +151,33 @@ struct Options {
 }
 
 impl Options {
+    /// The custom element's attributes as its module reads them (`None`
+    /// where unset; `controls` as the attribute writes them, "initial,max"):
+    /// `mount`'s options without a deserializer, so that the element's wasm
+    /// carries none.
+    pub fn of_element(
+        link: Option<String>,
+        controls: Option<String>,
+        view: Option<String>,
+        theme: Option<String>,
+        app_url: Option<String>,
+    ) -> Options {
+        let controls = controls.unwrap_or_default();
+        Options {
+            link: link.unwrap_or_default(),
+            embed: true,
+            controls: controls
+                .split(',')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            view,
+            theme,
+            app_url,
+        }
+    }
+
     /// One query string: the link, then the options, which win over the
     /// link's own keys (the link codec reads keys in order).
     fn query(&self) -> String {
@@ -256,9 +283,14 @@ impl<R: Root> Explorer<R> {
 
     /// Takes new options (as `mount`'s) in the same element.
     pub fn set(&mut self, options: JsValue) -> Result<(), JsError> {
-        self.options = options_from(options, R::EMBED_ONLY)?;
-        self.remount();
+        self.set_options(options_from(options, R::EMBED_ONLY)?);
         Ok(())
+    }
+
+    /// The same, with options already read (the custom element's).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+        self.remount();
     }
 }
 
@@ -309,6 +341,15 @@ pub fn mount(target: JsValue, options: JsValue) -> Result<Explorer, JsError> {
 
 /// `mount`, showing `R`: the custom element's module mounts the embed alone.
 pub fn mount_as<R: Root>(target: JsValue, options: JsValue) -> Result<Explorer<R>, JsError> {
+    mount_with(target, || options_from(options, R::EMBED_ONLY))
+}
+
+/// `mount` with options read by `options` once the target is known good
+/// (a bad target is the error that wins).
+pub fn mount_with<R: Root>(
+    target: JsValue,
+    options: impl FnOnce() -> Result<Options, JsError>,
+) -> Result<Explorer<R>, JsError> {
     let element: web_sys::Element = target.dyn_into().map_err(|t| {
         let what = if t.is_null() {
             "null".to_owned()
@@ -326,7 +367,7 @@ pub fn mount_as<R: Root>(target: JsValue, options: JsValue) -> Result<Explorer<R
             "mount: this element already holds an explorer; call unmount() on its handle first",
         ));
     }
-    let options = options_from(options, R::EMBED_ONLY)?;
+    let options = options()?;
     let shadow = shadow_of(&element)?;
     let _ = element.set_attribute(MOUNTED, "");
     style(&shadow);
@@ -341,9 +382,59 @@ pub fn mount_as<R: Root>(target: JsValue, options: JsValue) -> Result<Explorer<R
 }
 
 /// A binary's JS exports for `mount` and its handle, mounting `$root`: the
-/// app's module mounts the full app, the custom element's the embed alone.
+/// API's module mounts the full app, with options as a JS object; the custom
+/// element's (`element`) the embed alone, with its attributes as strings.
 #[macro_export]
 macro_rules! export_mount {
+    (element $root:ty) => {
+        /// `mount(element, link, controls, view, theme, appUrl)`: the
+        /// attributes as the element reads them, `null` where unset.
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub fn mount(
+            target: ::wasm_bindgen::JsValue,
+            link: Option<String>,
+            controls: Option<String>,
+            view: Option<String>,
+            theme: Option<String>,
+            app_url: Option<String>,
+        ) -> Result<Explorer, ::wasm_bindgen::JsError> {
+            $crate::api::mount_with::<$root>(target, || {
+                Ok($crate::api::Options::of_element(
+                    link, controls, view, theme, app_url,
+                ))
+            })
+            .map(Explorer)
+        }
+
+        $crate::export_mount!(@handle $root);
+
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        impl Explorer {
+            pub fn set(
+                &mut self,
+                link: Option<String>,
+                controls: Option<String>,
+                view: Option<String>,
+                theme: Option<String>,
+                app_url: Option<String>,
+            ) {
+                self.0.set_options($crate::api::Options::of_element(
+                    link, controls, view, theme, app_url,
+                ));
+            }
+        }
+    };
+    (@handle $root:ty) => {
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        pub struct Explorer($crate::api::Explorer<$root>);
+
+        #[::wasm_bindgen::prelude::wasm_bindgen]
+        impl Explorer {
+            pub fn unmount(&mut self) {
+                self.0.unmount();
+            }
+        }
+    };
     ($root:ty) => {
         #[::wasm_bindgen::prelude::wasm_bindgen]
         pub fn mount(
@@ -353,15 +444,10 @@ macro_rules! export_mount {
             $crate::api::mount_as::<$root>(target, options).map(Explorer)
         }
 
-        #[::wasm_bindgen::prelude::wasm_bindgen]
-        pub struct Explorer($crate::api::Explorer<$root>);
+        $crate::export_mount!(@handle $root);
 
         #[::wasm_bindgen::prelude::wasm_bindgen]
         impl Explorer {
-            pub fn unmount(&mut self) {
-                self.0.unmount();
-            }
-
             pub fn update(&mut self, link: String) {
                 self.0.update(link);
             }
@@ -374,4 +460,30 @@ macro_rules! export_mount {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    /// The element's attributes read as `mount`'s options would be: an
+    /// embed, its controls split on commas with the blanks dropped.
+    #[test]
+    fn element_attributes_are_mount_options() {
+        let o = Options::of_element(
+            Some("m=kep&i=1s".into()),
+            Some(" initial, max ,,pods ".into()),
+            None,
+            Some("dark".into()),
+            Some("https://example.test/x/".into()),
+        );
+        assert_eq!(o.link, "m=kep&i=1s");
+        assert!(o.embed);
+        assert_eq!(o.controls, ["initial", "max", "pods"]);
+        assert_eq!((o.view, o.theme), (None, Some("dark".to_owned())));
+        assert_eq!(o.app_url.as_deref(), Some("https://example.test/x/"));
+        let bare = Options::of_element(None, None, Some("job".into()), None, None);
+        assert_eq!((bare.link.as_str(), bare.controls.len()), ("", 0));
+        assert_eq!(bare.view.as_deref(), Some("job"));
+    }
 }

@@ -5,8 +5,9 @@
 //
 // Attributes: link (a query string the app understands), controls (the
 // controls to show, as &controls=), view (crashloop | job), theme (light |
-// dark | auto). Changing one updates the instance. Each instance is the JS
-// API's mount() on the element: a shadow root of its own with the app's
+// dark | auto). Changing one updates the instance. Each instance is mount()
+// on the element (the JS API's, with the attributes as its options, passed
+// as strings: its wasm has no deserializer): a shadow root of its own with the app's
 // styles, so several work side by side and the host's CSS stays out (and ours
 // in). The wasm loads relative to this module's URL; a host CSP needs
 // script-src 'self' 'wasm-unsafe-eval' (or this module's origin).
@@ -14,6 +15,7 @@
 // other panels and the rest of the JS API.
 import init, { mount } from "./crashloop-explorer-embed.js";
 
+// In the order mount() and set() take them (src/api.rs, export_mount!).
 const ATTRIBUTES = ["link", "controls", "view", "theme"];
 const appUrl = new URL("./", import.meta.url).href;
 let ready;
@@ -31,16 +33,10 @@ class CrashloopExplorerElement extends HTMLElement {
   #handle = null;
   #queued = false;
 
-  options() {
-    const list = (this.getAttribute("controls") ?? "")
-      .split(",")
-      .map((c) => c.trim())
-      .filter(Boolean);
-    const options = { link: this.getAttribute("link") ?? "", embed: true, controls: list, appUrl };
-    for (const key of ["view", "theme"]) {
-      if (this.hasAttribute(key)) options[key] = this.getAttribute(key);
-    }
-    return options;
+  // The attributes as mount() and set() take them (null where unset; the
+  // wasm splits controls and reads the rest as the JS API's options).
+  args() {
+    return [...ATTRIBUTES.map((name) => this.getAttribute(name)), appUrl];
   }
 
   async connectedCallback() {
@@ -53,7 +49,7 @@ class CrashloopExplorerElement extends HTMLElement {
     // Moved or removed while the module loaded.
     if (!this.isConnected || this.#handle) return;
     try {
-      this.#handle = mount(this, this.options());
+      this.#handle = mount(this, ...this.args());
     } catch (e) {
       this.#fail(e.message ?? String(e));
     }
@@ -70,7 +66,7 @@ class CrashloopExplorerElement extends HTMLElement {
     this.#queued = true;
     queueMicrotask(() => {
       this.#queued = false;
-      this.#handle?.set(this.options());
+      this.#handle?.set(...this.args());
     });
   }
 

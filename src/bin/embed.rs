@@ -2,6 +2,8 @@
 //! it): `mount` and its handle, showing the embed alone, so that a docs page
 //! downloads none of the full page (its other panels, the exports, the rest
 //! of the JS API). The Job view comes from the second wasm, as in the app.
+//! `mount` takes the element's attributes as strings, not the JS API's
+//! options object: no deserializer in this wasm.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -15,5 +17,5 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(target_arch = "wasm32")]
 mod js {
-    crashloop_explorer::export_mount!(crashloop_explorer::app::EmbedApp);
+    crashloop_explorer::export_mount!(element crashloop_explorer::app::EmbedApp);
 }
