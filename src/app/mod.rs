@@ -113,12 +113,20 @@ fn location() -> Option<web_sys::Location> {
     web_sys::window().map(|w| w.location())
 }
 
+/// The query string a link is read from: the one given, or the page's address's.
+fn link_source(query: &Option<AttrValue>) -> String {
+    match query {
+        Some(q) => q.to_string(),
+        None => location().and_then(|l| l.search().ok()).unwrap_or_default(),
+    }
+}
+
 fn read_link(query: &Option<AttrValue>, json_pin: share::JsonPin) -> (Page, Vec<Notice>) {
     let decode = |q: &str| share::decode_with(q, json_pin);
     match query {
         Some(q) => decode(q),
         None => {
-            let search = location().and_then(|l| l.search().ok()).unwrap_or_default();
+            let search = link_source(query);
             let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
             if first_visit(&search, &hash) {
                 return decode(FIRST_VISIT_LINK);
@@ -221,30 +229,25 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     // An older link's pins written as JSON wait for the second module, which
     // reads them; the link as first read (the URL follows the state since)
     // is then read again for what it compares, and what was moved meanwhile
-    // stays.
-    let source = use_memo(props.query.clone(), |q| match q {
-        Some(q) => q.to_string(),
-        None => location().and_then(|l| l.search().ok()).unwrap_or_default(),
-    });
+    // stays. If the module cannot be had, it is read again for its notices,
+    // the pins saying so.
+    let source = use_memo(props.query.clone(), link_source);
     {
         let (d, notices) = (state.dispatcher(), notices.clone());
         use_effect_with(link.clone(), move |link| {
             if R::PINS_WAIT && link.1.iter().any(|n| n.message.contains(lazy::PIN_WAITS)) {
                 yew::platform::spawn_local(async move {
-                    if lazy::fetch_for_pins().await {
-                        let (page, again) = share::decode_with(&source, json_pin);
-                        d.dispatch(Action::CompareAll(page.inputs.compared));
-                        notices.set(again);
+                    let came = lazy::fetch_for_pins().await;
+                    let read: share::JsonPin = if came {
+                        json_pin
                     } else {
-                        let unread = notices
-                            .iter()
-                            .map(|n| Notice {
-                                key: n.key.clone(),
-                                message: n.message.replace(lazy::PIN_WAITS, lazy::PIN_UNREAD),
-                            })
-                            .collect();
-                        notices.set(unread);
+                        |_| Err(lazy::PIN_UNREAD.into())
+                    };
+                    let (page, again) = share::decode_with(&source, read);
+                    if came {
+                        d.dispatch(Action::CompareAll(page.inputs.compared));
                     }
+                    notices.set(again);
                 });
             }
         });
