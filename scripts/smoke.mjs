@@ -114,6 +114,34 @@ async function violations(page, query) {
   await page.close();
 }
 
+// State the stylesheet shows through attributes, not classes made at
+// render (src/app/panels.rs, `series`): the swatches take the charts'
+// palette in the legend and the compared table, a slider the curve does not
+// follow is dimmed, and the audit's verdicts have their backgrounds.
+{
+  const page = await open("?v=1.37&c=initial-250ms,rapid");
+  await page.waitForFunction(() => document.querySelectorAll("#compare-legend li").length === 3, null, { timeout: 20_000 });
+  await page.locator("#compare-table").scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelectorAll("#compare-table .swatch").length === 3, null, { timeout: 20_000 });
+  await page.click("#audit summary");
+  await page.waitForSelector("#audit .verdict", { timeout: 20_000 });
+  const looks = await page.evaluate(() => {
+    const bg = (sel) => [...document.querySelectorAll(sel)].map((e) => getComputedStyle(e).backgroundColor);
+    return {
+      legend: bg("#compare-legend .swatch"),
+      table: bg("#compare-table .swatch"),
+      dimmed: getComputedStyle(document.querySelector("#initial")).opacity,
+      verdicts: [...new Set(bg("#audit .verdict"))].length,
+    };
+  });
+  const palette = ["rgb(31, 95, 191)", "rgb(217, 95, 2)", "rgb(27, 158, 119)"];
+  if (looks.legend.join() !== palette.join() || looks.table.join() !== palette.join()) fail(`swatches: ${JSON.stringify(looks)}`);
+  else if (looks.dimmed !== "0.55") fail(`the initial slider of a configured curve is not dimmed: ${looks.dimmed}`);
+  else if (looks.verdicts !== 3) fail(`the audit's verdicts have ${looks.verdicts} backgrounds, not 3`);
+  else console.log("styled by attributes: the swatches in the palette's colours, the configured curve's sliders dimmed, three verdict backgrounds");
+  await page.close();
+}
+
 // Before the wasm (here: without JavaScript), the page holds the first view
 // drawn at build time; the app, once mounted, shows the same figures.
 {
@@ -269,8 +297,8 @@ async function violations(page, query) {
   await page.click("#diagnose summary");
   await page.waitForSelector("#diagnose [role=alert]", { timeout: 10_000 });
   await page.click("#nav-job");
-  await page.waitForSelector(".part-job [role=alert]", { timeout: 10_000 });
-  const said = await page.locator(".part-job [role=alert]").innerText();
+  await page.waitForSelector("[data-part=job] [role=alert]", { timeout: 10_000 });
+  const said = await page.locator("[data-part=job] [role=alert]").innerText();
   if (!said.startsWith("The Job view could not be loaded (") || !said.endsWith("Reload the page to try again.")) fail(`no second wasm: ${said}`);
   console.log(`no second wasm: "${said.slice(0, 60)}…", and the pod reader and an older link's JSON pin say so too`);
   // An older link's JSON pin, which that module reads: the notice says so.

@@ -138,7 +138,7 @@ pub fn Slider(p: &SliderProps) -> Html {
     });
     let value_id = format!("{}-value", p.id);
     html! {
-        <div class={classes!("control", p.inactive.then_some("inactive"))}>
+        <div class="control" data-inactive={p.inactive.then_some("")}>
             <label for={p.id.clone()}>{ p.label.clone() }</label>
             <input type="range" id={p.id.clone()} min="0" max={positions.saturating_sub(1).to_string()}
                 step="1" value={p.position.to_string()} aria-valuetext={p.display.clone()} {oninput} />

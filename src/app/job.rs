@@ -536,10 +536,10 @@ pub fn JobView(p: &JobViewProps) -> Html {
         None => html! { <p>{"No run yet: fix the spec and the script."}</p> },
         Some(run) => {
             let c = &run.condition;
-            let class = match c.type_ {
-                ConditionType::Complete => "condition complete",
-                ConditionType::Failed => "condition failed",
-                ConditionType::Running => "condition running",
+            let condition = match c.type_ {
+                ConditionType::Complete => "complete",
+                ConditionType::Failed => "failed",
+                ConditionType::Running => "running",
             };
             let word = match c.type_ {
                 ConditionType::Complete => "Complete",
@@ -548,7 +548,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
             };
             html! {
                 <>
-                    <div class={class} id="job-condition" role="status">
+                    <div class="condition" data-condition={condition} id="job-condition" role="status">
                         <strong id="job-condition-type">{ word }</strong>
                         {" · reason "}<code id="job-condition-reason">{ c.reason.clone() }</code>
                         {" · after "}{ format_human_ms(c.at_ms) }

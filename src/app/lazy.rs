@@ -383,7 +383,7 @@ pub fn Slot(p: &SlotProps) -> Html {
     }
     let what = p.part.what();
     html! {
-        <div class={classes!("part", format!("part-{}", p.part.name()))}>
+        <div class="part" data-part={p.part.name()}>
             if loaded.is_none() {
                 <p class="hint part-loading" role="status">{ format!("Loading {what}…") }</p>
             }
@@ -409,8 +409,6 @@ fn capitalized(s: &str) -> String {
 pub struct LazyDetailsProps {
     pub part: Part,
     pub id: AttrValue,
-    #[prop_or_default]
-    pub class: Classes,
     pub summary: Html,
     pub link: AttrValue,
     pub dark: bool,
@@ -433,7 +431,7 @@ pub fn LazyDetails(p: &LazyDetailsProps) -> Html {
         })
     };
     html! {
-        <details class={p.class.clone()} id={p.id.clone()} {ontoggle}>
+        <details id={p.id.clone()} {ontoggle}>
             // Pointing at (or tabbing to) the summary starts the fetch.
             <summary onpointerenter={Callback::from(|_: PointerEvent| prefetch())}
                 onfocus={Callback::from(|_: FocusEvent| prefetch())}>{ p.summary.clone() }</summary>

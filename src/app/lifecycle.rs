@@ -144,7 +144,7 @@ pub fn LifecyclePanel(p: &LifecycleProps) -> Html {
                 <thead><tr><th>{"at"}</th><th>{"condition"}</th><th>{"status"}</th></tr></thead>
                 <tbody>
                     { for life.conditions.iter().take(40).map(|c| html! {
-                        <tr class={classes!(c.proposal.then_some("proposal"))}>
+                        <tr data-proposal={c.proposal.then_some("")}>
                             <td>{ format_human_ms(c.at_ms) }</td>
                             <td>{ c.type_.clone() }
                                 if c.proposal { <span class="badge">{" KEP-4576 proposal, not in any release"}</span> }

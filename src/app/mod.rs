@@ -505,8 +505,10 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     </div>
                     <section class="results" aria-label="Results">
-                        <LazyDetails part={Part::Pod} id="diagnose" class="panel diagnose" link={(*pod_part_link).clone()} dark={dark}
-                            summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
+                        <section class="panel diagnose" aria-labelledby="h-diagnose">
+                            <LazyDetails part={Part::Pod} id="diagnose" link={(*pod_part_link).clone()} dark={dark}
+                                summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
+                        </section>
                         <ComparePanel state={state.clone()} />
                         <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
                         { gc_note(state.gc_restarts()) }
