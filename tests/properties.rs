@@ -4,7 +4,8 @@
 
 use crashloop_explorer::engine::config::EffectiveBackoff;
 use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
-use crashloop_explorer::engine::duration::{parse_go_duration, scientific};
+use crashloop_explorer::engine::duration::{go_seconds, parse_go_duration, rounded, scientific};
+use crashloop_explorer::engine::float::plain;
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
@@ -357,6 +358,29 @@ proptest! {
                 prop_assert_eq!(scientific(v), (mantissa.to_owned(), exp.parse::<i32>().unwrap()));
             }
         }
+    }
+
+    /// Our float writer (the wasm holds no other) writes what `{}` writes:
+    /// any float (its bits at random: subnormals, powers of two, NaN,
+    /// infinities), and floats near short decimals, as the kubelet's
+    /// seconds are.
+    #[test]
+    fn plain_is_what_rust_writes(bits in any::<u64>(), k in -2_000_000i64..2_000_000, shift in 0i32..40) {
+        for v in [f64::from_bits(bits), k as f64 * 10f64.powi(shift - 20), go_seconds(k * 1_000_003)] {
+            prop_assert_eq!(plain(v), format!("{v}"));
+        }
+    }
+
+    /// A tick label to hundredths in integers is what `{:.2}` writes less
+    /// its trailing zeros, where the float is not within a hair of a
+    /// half-hundredth (there `{:.2}` rounds the float's exact value, ties
+    /// to even, and the label halves away from zero).
+    #[test]
+    fn labels_to_hundredths_are_what_rust_writes(v in 0.0f64..1e12) {
+        let hundredths = v * 100.0;
+        prop_assume!((hundredths - hundredths.floor() - 0.5).abs() > 1e-6);
+        let old = format!("{v:.2}");
+        prop_assert_eq!(rounded(v, 2), old.trim_end_matches('0').trim_end_matches('.'));
     }
 
     #[test]

@@ -1,10 +1,13 @@
-//! plotters' canvas backend, measuring text on the canvas (see
+//! A plotters backend on a `<canvas>`, measuring text on the canvas (see
 //! `chart::MeasureText`) and stroking in batches: plotters-canvas strokes
 //! every grid line and every dash of a dashed series as a path of its own,
 //! hundreds of strokes (and colour strings to parse) per chart, where one per
 //! style does; and setting only the text state that changes: plotters-canvas
 //! sets the font, colour, alignment and baseline for every label (four
 //! strings into JS, each parsed), and measuring a label sets the font again.
+//! It draws everything itself: plotters-canvas writes each colour's alpha
+//! with core's float writer, which the page's wasm otherwise carries for that
+//! alone (its alpha here is written to thousandths, `duration::rounded`).
 
 use plotters::prelude::*;
 use std::cell::RefCell;
@@ -13,14 +16,14 @@ use plotters::style::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::chart::{css_font, MeasureText};
+use crate::engine::duration::rounded;
 
 pub struct Canvas {
-    inner: CanvasBackend,
+    canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
     text: CanvasText,
     /// The stroke style of the path being gathered, if one is open.
@@ -105,14 +108,33 @@ impl Stroke {
     }
 }
 
-type Error = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
+/// A canvas call that failed. Plotters stops drawing at an error; a failed
+/// call here draws nothing and the chart goes on, so none is ever made.
+#[derive(Debug)]
+pub struct CanvasError;
+
+impl std::fmt::Display for CanvasError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the canvas refused a drawing call")
+    }
+}
+
+impl std::error::Error for CanvasError {}
+
+type Error = DrawingErrorKind<CanvasError>;
+
+/// A colour as the canvas reads it, its alpha to thousandths.
+fn css_color(color: BackendColor) -> String {
+    let (r, g, b) = color.rgb;
+    format!("rgba({r},{g},{b},{})", rounded(color.alpha, 3))
+}
 
 impl Canvas {
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = context_2d(&canvas)?;
         Some(Self {
-            inner: CanvasBackend::with_canvas_object(canvas)?,
             text: CanvasText::new(context.clone()),
+            canvas,
             context,
             open: None,
             fill: None,
@@ -128,6 +150,21 @@ impl Canvas {
         }
     }
 
+    /// Sets the fill colour, if it is not the one in force.
+    fn set_fill(&mut self, color: BackendColor) {
+        if changed(&mut self.fill, (color.rgb, color.alpha.to_bits())) {
+            self.context.set_fill_style_str(&css_color(color));
+        }
+    }
+
+    /// Sets the stroke colour and width for a shape stroked on its own
+    /// (the gathered path, if any, is stroked first).
+    fn set_stroke<S: BackendStyle>(&mut self, style: &S) {
+        self.flush();
+        self.context.set_stroke_style_str(&css_color(style.color()));
+        self.context.set_line_width(f64::from(style.stroke_width()));
+    }
+
     /// Adds a polyline to the path of its style.
     fn polyline<S: BackendStyle>(
         &mut self,
@@ -140,9 +177,7 @@ impl Canvas {
         let stroke = Stroke::of(style);
         if self.open != Some(stroke) {
             self.flush();
-            let (r, g, b) = stroke.0;
-            let color = format!("rgba({r},{g},{b},{})", style.color().alpha);
-            self.context.set_stroke_style_str(&color);
+            self.context.set_stroke_style_str(&css_color(style.color()));
             self.context.set_line_width(f64::from(stroke.2));
             self.context.begin_path();
             self.open = Some(stroke);
@@ -164,26 +199,30 @@ impl Drop for Canvas {
 }
 
 impl DrawingBackend for Canvas {
-    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+    type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        (self.canvas.width(), self.canvas.height())
     }
 
     fn ensure_prepared(&mut self) -> Result<(), Error> {
-        self.inner.ensure_prepared()
+        Ok(())
     }
 
     fn present(&mut self) -> Result<(), Error> {
         self.flush();
-        self.inner.present()
+        Ok(())
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error> {
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
         self.flush();
-        // plotters-canvas sets the fill colour its own way.
-        self.fill = None;
-        self.inner.draw_pixel(point, color)
+        self.set_fill(color);
+        let (x, y) = (f64::from(point.0), f64::from(point.1));
+        self.context.fill_rect(x, y, 1.0, 1.0);
+        Ok(())
     }
 
     fn draw_line<S: BackendStyle>(
@@ -217,10 +256,23 @@ impl DrawingBackend for Canvas {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
-        self.flush();
-        // plotters-canvas sets the fill colour its own way.
-        self.fill = None;
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
+        let (w, h) = (
+            f64::from(bottom_right.0 - upper_left.0),
+            f64::from(bottom_right.1 - upper_left.1),
+        );
+        if fill {
+            self.flush();
+            self.set_fill(style.color());
+            self.context.fill_rect(x, y, w, h);
+        } else {
+            self.set_stroke(style);
+            self.context.stroke_rect(x, y, w, h);
+        }
+        Ok(())
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -240,10 +292,26 @@ impl DrawingBackend for Canvas {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
-        self.flush();
-        // plotters-canvas sets the fill colour its own way.
-        self.fill = None;
-        self.inner.draw_circle(center, radius, style, fill)
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        if fill {
+            self.flush();
+            self.set_fill(style.color());
+        } else {
+            self.set_stroke(style);
+        }
+        self.context.begin_path();
+        let (x, y) = (f64::from(center.0), f64::from(center.1));
+        let _ = self
+            .context
+            .arc(x, y, f64::from(radius), 0.0, std::f64::consts::TAU);
+        if fill {
+            self.context.fill();
+        } else {
+            self.context.stroke();
+        }
+        Ok(())
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -251,10 +319,22 @@ impl DrawingBackend for Canvas {
         vert: I,
         style: &S,
     ) -> Result<(), Error> {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
         self.flush();
-        // plotters-canvas sets the fill colour its own way.
-        self.fill = None;
-        self.inner.fill_polygon(vert, style)
+        self.set_fill(style.color());
+        self.context.begin_path();
+        let mut vert = vert.into_iter();
+        if let Some((x, y)) = vert.next() {
+            self.context.move_to(f64::from(x), f64::from(y));
+            for (x, y) in vert {
+                self.context.line_to(f64::from(x), f64::from(y));
+            }
+            self.context.close_path();
+        }
+        self.context.fill();
+        Ok(())
     }
 
     fn draw_text<S: BackendTextStyle>(
@@ -286,12 +366,7 @@ impl DrawingBackend for Canvas {
         if changed(&mut self.align, align) {
             self.context.set_text_align(align);
         }
-        let fill = (color.rgb, color.alpha.to_bits());
-        if changed(&mut self.fill, fill) {
-            let (r, g, b) = color.rgb;
-            self.context
-                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
-        }
+        self.set_fill(color);
         self.text.set_font(&css_font(style));
         let quarter_turns = match style.transform() {
             FontTransform::None => 0.0,

@@ -185,8 +185,7 @@ impl TimeAxis {
 }
 
 pub(super) fn number_label(v: &f64) -> String {
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    crate::engine::duration::rounded(*v, 2)
 }
 
 pub(super) fn max_of(points: &[(f64, f64)]) -> f64 {

@@ -73,7 +73,34 @@ impl Default for Look {
     }
 }
 
-pub(super) type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub(super) type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
+
+/// A numeric axis: plotters' own, whose labels default to ours
+/// (`number_label`). Plotters' f64 axis writes a label it is not given
+/// through core's float writer (`{}`, `{:.0}`); every label here is ours,
+/// and this default keeps that writer out of the wasm.
+#[derive(Clone)]
+pub(super) struct Axis(RangedCoordf64);
+
+impl Ranged for Axis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.0.map(value, limit)
+    }
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        self.0.key_points(hint)
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.0.range()
+    }
+}
+
+impl ValueFormatter<f64> for Axis {
+    fn format(value: &f64) -> String {
+        number_label(value)
+    }
+}
 
 impl Look {
     pub(super) fn px(self, v: f64) -> u32 {
@@ -132,14 +159,14 @@ impl Look {
             .margin(self.px(8.0))
             .x_label_area_size(self.px(36.0))
             .y_label_area_size(self.px(56.0))
-            .build_cartesian_2d(x, y)
+            .build_cartesian_2d(Axis(x.into()), Axis(y.into()))
     }
 
     /// Axes and grid in this look's colours.
     pub(super) fn mesh<'a, 'b, DB: DrawingBackend>(
         self,
         chart: &'b mut Chart2d<'a, DB>,
-    ) -> MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, DB> {
+    ) -> MeshStyle<'a, 'b, Axis, Axis, DB> {
         let mut mesh = chart.configure_mesh();
         mesh.axis_style(self.fg())
             .label_style(self.font(12.0))

@@ -25,7 +25,7 @@ pub fn css_font<S: BackendTextStyle>(style: &S) -> String {
     format!(
         "{} {}px {}",
         style.style().as_str(),
-        style.size(),
+        crate::engine::duration::rounded(style.size(), 3),
         style.family().as_str()
     )
 }

@@ -18,6 +18,7 @@ mod windows;
 /// What every chart module draws with.
 mod prelude {
     pub(super) use plotters::chart::MeshStyle;
+    pub(super) use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, ValueFormatter};
     pub(super) use plotters::coord::types::RangedCoordf64;
     pub(super) use plotters::coord::Shift;
     pub(super) use plotters::prelude::*;

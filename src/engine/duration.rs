@@ -189,7 +189,7 @@ pub fn format_human_ms(ms: u64) -> String {
         return format!("{ms} ms");
     }
     if ms < 60_000 {
-        return trim_decimal(ms as f64 / 1000.0, "s");
+        return format!("{} s", decimal_ms(ms));
     }
     if ms < 3_600_000 {
         let (m, s) = (ms / 60_000, (ms % 60_000) / 1000);
@@ -207,10 +207,15 @@ pub fn format_human_ms(ms: u64) -> String {
     }
 }
 
-fn trim_decimal(v: f64, unit: &str) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    format!("{s} {unit}")
+/// Milliseconds as seconds, trailing zeros dropped ("1.5", "12", "0.25"),
+/// in integers alone.
+fn decimal_ms(ms: u64) -> String {
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        return s.to_string();
+    }
+    let digits = format!("{frac:03}");
+    format!("{s}.{}", digits.trim_end_matches('0'))
 }
 
 /// Go's `Duration.Seconds()`: whole seconds and the nanoseconds left, each
@@ -222,6 +227,24 @@ fn trim_decimal(v: f64, unit: &str) -> String {
 pub fn go_seconds(ns: i64) -> f64 {
     // Go's integer division and remainder truncate toward zero, as Rust's.
     (ns / 1_000_000_000) as f64 + (ns % 1_000_000_000) as f64 / 1e9
+}
+
+/// `v` to at most `places` decimals (at most 9), halves away from zero,
+/// trailing zeros dropped: "13.2", "0.12", "300". For the canvas's CSS
+/// (font sizes, alpha) and the charts' tick labels, in integers: core's
+/// float writer is not in the wasm (`float`). Magnitudes past
+/// 2^64 / 10^places are clamped.
+pub fn rounded(v: f64, places: u32) -> String {
+    let places = places.min(9);
+    let scale = 10u64.pow(places);
+    let scaled = (v.abs() * scale as f64).round() as u64;
+    let sign = if v < 0.0 && scaled != 0 { "-" } else { "" };
+    let (int, frac) = (scaled / scale, scaled % scale);
+    if frac == 0 {
+        return format!("{sign}{int}");
+    }
+    let digits = format!("{frac:0width$}", width = places as usize);
+    format!("{sign}{int}.{}", digits.trim_end_matches('0'))
 }
 
 /// Go's `%v` of a float64 (shortest `%g`; exponent form below 1e-4 and from 1e6,
@@ -244,16 +267,16 @@ pub fn format_go_float(v: f64) -> String {
         let sign = if exp < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exp.abs());
     }
-    format!("{v}")
+    super::float::plain(v)
 }
 
 /// A finite, nonzero float's shortest round-tripping digits (Go's strconv
 /// finds the same) in scientific form: the mantissa as Rust's `{:e}` writes
-/// it ("3.5", "-1") and the power of ten. Read from what `{}` writes (the
-/// same digits, in plain notation), so that the wasm carries one of core's
-/// float writers, not two (`LowerExp` was 1 KB of it).
+/// it ("3.5", "-1") and the power of ten. Read from what `{}` writes
+/// (`float::plain`: the same digits, in plain notation), so that the wasm
+/// carries one float writer, ours.
 pub fn scientific(v: f64) -> (String, i32) {
-    let plain = format!("{v}");
+    let plain = super::float::plain(v);
     let (sign, body) = match plain.strip_prefix('-') {
         Some(body) => ("-", body),
         None => ("", plain.as_str()),
@@ -273,6 +296,31 @@ pub fn scientific(v: f64) -> (String, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_are_written_in_integers_as_they_were_with_floats() {
+        // Every millisecond count this branch sees, against `{:.3}` of the
+        // float with its trailing zeros dropped, as it was written before.
+        for ms in 1_000..60_000u64 {
+            let old = format!("{:.3}", ms as f64 / 1000.0);
+            let old = old.trim_end_matches('0').trim_end_matches('.');
+            assert_eq!(format_human_ms(ms), format!("{old} s"));
+        }
+        assert_eq!(format_human_ms(1_500), "1.5 s");
+        assert_eq!(format_human_ms(12_000), "12 s");
+    }
+
+    #[test]
+    fn rounds_to_places() {
+        assert_eq!(rounded(13.200000286102295, 3), "13.2");
+        assert_eq!(rounded(0.12, 3), "0.12");
+        assert_eq!(rounded(1.0, 3), "1");
+        assert_eq!(rounded(0.0, 2), "0");
+        assert_eq!(rounded(-0.001, 2), "0");
+        assert_eq!(rounded(-2.5, 1), "-2.5");
+        assert_eq!(rounded(0.125, 2), "0.13", "halves away from zero");
+        assert_eq!(rounded(299.999, 2), "300");
+    }
 
     #[test]
     fn parses_like_go() {

@@ -6,6 +6,7 @@ pub mod backoff;
 pub mod config;
 pub mod duration;
 pub mod field;
+pub mod float;
 pub mod job;
 pub mod lifecycle;
 pub mod limiter;
