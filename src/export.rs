@@ -189,6 +189,38 @@ pub const LEDE: [&str; 3] = [
 
 /// Where the built page's `<body>` takes the prerendered first view.
 pub const PRERENDER_MARKER: &str = "<!-- prerender -->";
+/// The page as it ships: its comments (notes for whoever reads the source,
+/// about 0.5 KB of the first paint's gzip) dropped, each with the
+/// indentation and line it stood on alone, the prerender marker kept.
+/// An unclosed comment is left as it is.
+pub fn without_comments(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    while let Some(start) = rest.find("<!--") {
+        let Some(len) = rest[start..].find("-->").map(|end| end + "-->".len()) else {
+            break;
+        };
+        let comment = &rest[start..start + len];
+        if comment == PRERENDER_MARKER {
+            out.push_str(&rest[..start + len]);
+            rest = &rest[start + len..];
+            continue;
+        }
+        let before = &rest[..start];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let alone = before[line_start..].trim().is_empty() && rest[start + len..].starts_with('\n');
+        if alone {
+            out.push_str(&before[..line_start]);
+            rest = &rest[start + len + 1..];
+        } else {
+            out.push_str(before);
+            rest = &rest[start + len..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The prerendered view's element, which the app removes when it mounts.
 pub const PRERENDER_ID: &str = "prerender";
 

@@ -334,6 +334,7 @@ fn prerender(args: &[String]) -> Result<(), String> {
     };
     let mut out = page.clone();
     out.replace_range(at..at + PRERENDER_MARKER.len(), &view);
+    let out = crashloop_explorer::export::without_comments(&out);
     // The page's stylesheet as the wasm carries it (minified, one text), and
     // its link's integrity to match.
     let sheet = crashloop_explorer::style::STYLESHEET;

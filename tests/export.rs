@@ -4,7 +4,9 @@
 use crashloop_explorer::chart::Kind;
 use crashloop_explorer::chart::{ChartData, FontText};
 use crashloop_explorer::engine::{explore, KubeletConfig, Scenario};
-use crashloop_explorer::export::{csv, feature_gates_flag, kubelet_configuration_yaml, svg};
+use crashloop_explorer::export::{
+    csv, feature_gates_flag, kubelet_configuration_yaml, svg, without_comments, PRERENDER_MARKER,
+};
 
 #[test]
 fn csv_has_every_restart_and_window() {
@@ -81,4 +83,31 @@ fn configuration_as_deployed() {
     odd.crash_loop_back_off.max_container_restart_period = Some("4s\nkind: Pod".into());
     assert!(kubelet_configuration_yaml(&odd)
         .ends_with("maxContainerRestartPeriod: \"4s\\nkind: Pod\"\n"));
+}
+
+#[test]
+fn the_page_ships_without_its_comments() {
+    let page = "<head>\n    <!-- why the policy -->\n    <meta a>\n  <p>x<!-- inline -->y</p>\n  <!-- two\n       lines -->\n  <!-- prerender -->\n</head>\n";
+    assert_eq!(
+        without_comments(page),
+        "<head>\n    <meta a>\n  <p>xy</p>\n  <!-- prerender -->\n</head>\n"
+    );
+    // An unclosed comment stays, and so does the text after it.
+    assert_eq!(without_comments("a<!-- b"), "a<!-- b");
+    // The real page: every note goes, every element and the marker stay.
+    let index =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/index.html")).unwrap();
+    let shipped = without_comments(&index);
+    assert_eq!(shipped.matches("<!--").count(), 1, "{shipped}");
+    assert!(shipped.contains(PRERENDER_MARKER));
+    let tags = |s: &str| {
+        s.matches("<link ").count() + s.matches("<meta ").count() + s.matches("<script").count()
+    };
+    assert_eq!(tags(&shipped), tags(&index));
+    assert!(
+        index.len() - shipped.len() > 1000,
+        "{} → {}",
+        index.len(),
+        shipped.len()
+    );
 }
