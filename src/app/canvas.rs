@@ -150,8 +150,10 @@ impl Canvas {
         }
     }
 
-    /// Sets the fill colour, if it is not the one in force.
+    /// Sets the fill colour, if it is not the one in force, for a fill that
+    /// paints over the gathered path (stroked first).
     fn set_fill(&mut self, color: BackendColor) {
+        self.flush();
         if changed(&mut self.fill, (color.rgb, color.alpha.to_bits())) {
             self.context.set_fill_style_str(&css_color(color));
         }
@@ -176,9 +178,7 @@ impl Canvas {
         }
         let stroke = Stroke::of(style);
         if self.open != Some(stroke) {
-            self.flush();
-            self.context.set_stroke_style_str(&css_color(style.color()));
-            self.context.set_line_width(f64::from(stroke.2));
+            self.set_stroke(style);
             self.context.begin_path();
             self.open = Some(stroke);
         }
@@ -218,7 +218,6 @@ impl DrawingBackend for Canvas {
         if color.alpha == 0.0 {
             return Ok(());
         }
-        self.flush();
         self.set_fill(color);
         let (x, y) = (f64::from(point.0), f64::from(point.1));
         self.context.fill_rect(x, y, 1.0, 1.0);
@@ -265,7 +264,6 @@ impl DrawingBackend for Canvas {
             f64::from(bottom_right.1 - upper_left.1),
         );
         if fill {
-            self.flush();
             self.set_fill(style.color());
             self.context.fill_rect(x, y, w, h);
         } else {
@@ -296,7 +294,6 @@ impl DrawingBackend for Canvas {
             return Ok(());
         }
         if fill {
-            self.flush();
             self.set_fill(style.color());
         } else {
             self.set_stroke(style);
@@ -322,7 +319,6 @@ impl DrawingBackend for Canvas {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
-        self.flush();
         self.set_fill(style.color());
         self.context.begin_path();
         let mut vert = vert.into_iter();

@@ -189,7 +189,7 @@ pub fn format_human_ms(ms: u64) -> String {
         return format!("{ms} ms");
     }
     if ms < 60_000 {
-        return format!("{} s", decimal_ms(ms));
+        return format!("{} s", with_fraction(ms / 1000, ms % 1000, 3));
     }
     if ms < 3_600_000 {
         let (m, s) = (ms / 60_000, (ms % 60_000) / 1000);
@@ -205,17 +205,6 @@ pub fn format_human_ms(ms: u64) -> String {
     } else {
         format!("{h} h {m} min")
     }
-}
-
-/// Milliseconds as seconds, trailing zeros dropped ("1.5", "12", "0.25"),
-/// in integers alone.
-fn decimal_ms(ms: u64) -> String {
-    let (s, frac) = (ms / 1000, ms % 1000);
-    if frac == 0 {
-        return s.to_string();
-    }
-    let digits = format!("{frac:03}");
-    format!("{s}.{}", digits.trim_end_matches('0'))
 }
 
 /// Go's `Duration.Seconds()`: whole seconds and the nanoseconds left, each
@@ -239,12 +228,20 @@ pub fn rounded(v: f64, places: u32) -> String {
     let scale = 10u64.pow(places);
     let scaled = (v.abs() * scale as f64).round() as u64;
     let sign = if v < 0.0 && scaled != 0 { "-" } else { "" };
-    let (int, frac) = (scaled / scale, scaled % scale);
+    format!(
+        "{sign}{}",
+        with_fraction(scaled / scale, scaled % scale, places)
+    )
+}
+
+/// `int` and a fraction of `places` digits, its trailing zeros (and a bare
+/// point) dropped: (1, 500, 3) is "1.5", (12, 0, 3) "12".
+fn with_fraction(int: u64, frac: u64, places: u32) -> String {
     if frac == 0 {
-        return format!("{sign}{int}");
+        return int.to_string();
     }
     let digits = format!("{frac:0width$}", width = places as usize);
-    format!("{sign}{int}.{}", digits.trim_end_matches('0'))
+    format!("{int}.{}", digits.trim_end_matches('0'))
 }
 
 /// Go's `%v` of a float64 (shortest `%g`; exponent form below 1e-4 and from 1e6,
