@@ -57,13 +57,15 @@ async function violations(page, query) {
   const after = [await text("#pods-value"), await text("#sum-restarts-node-all")];
   if (after[0] !== "111" || before[0] !== "110") fail(`pods slider: ${before[0]} → ${after[0]}, expected 110 → 111`);
   if (after[1] === before[1]) fail(`restarts on the node stayed ${before[1]} after adding a pod`);
-  // The second wasm (the Job view, the pod reader, the audit, the SVG
-  // export) is fetched only when one of them is first needed.
+  // The second wasm (the Job view, the pod reader, the audit, the exports)
+  // is fetched only when one of them is first needed.
   const fetched = () => page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.includes("crashloop-explorer-extras")).length);
   const early = await fetched();
   if (early !== 0) fail(`the second wasm was fetched ${early} times before it was needed`);
-  // The SVG export is drawn by the same code (in the second wasm, fetched on
-  // the first click, which then clicks again), into a download link.
+  // The exports are in the second wasm, fetched when their panel is first
+  // opened; the SVG download is drawn by the charts' code, into the link.
+  await page.click("#exports summary");
+  await page.waitForSelector("#download-api-load-svg", { timeout: 20_000 });
   await page.click("#download-api-load-svg");
   await page.waitForFunction(() => document.querySelector("#download-api-load-svg").getAttribute("href").startsWith("data:"), null, { timeout: 20_000 });
   const href = await page.getAttribute("#download-api-load-svg", "href");

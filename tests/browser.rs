@@ -1045,6 +1045,9 @@ async fn embed_mode_posts_its_height() {
 #[wasm_bindgen_test]
 async fn csv_and_svg_exports() {
     let page = Page::mount_ideal().await;
+    // The exports are mounted when their panel is first opened.
+    assert!(page.root.query_selector("#download-csv").unwrap().is_none());
+    page.click("h-exports").await;
     page.click("download-csv").await;
     let csv = decode_data_url(&page.get("download-csv").get_attribute("href").unwrap());
     let mut lines = csv.lines();

@@ -1,4 +1,5 @@
-//! Downloads (CSV, PNG, SVG) and the configuration to deploy, with copy buttons.
+//! Downloads (CSV, PNG, SVG) and the configuration to deploy, with copy
+//! buttons: a part in the second wasm (`lazy::Part::Export`).
 
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
@@ -9,13 +10,14 @@ use super::lazy;
 use super::state::State;
 use crate::chart::Kind;
 use crate::export::{csv, feature_gates_flag, kubelet_configuration_yaml};
+use crate::share;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
-    pub state: UseReducerHandle<State>,
-    /// The page's link: the SVG downloads are drawn from it by the second
-    /// wasm (which holds plotters' SVG backend).
+    /// The page's link: everything exported is worked out from it.
     pub link: AttrValue,
+    /// Told `lazy::draw_message` before a chart's pixels are read.
+    pub on_message: Callback<String>,
 }
 
 fn data_url(mime: &str, text: &str) -> String {
@@ -68,55 +70,33 @@ fn CopyButton(p: &CopyProps) -> Html {
     html! { <button type="button" id={p.id.clone()} {onclick} aria-live="polite">{ *label }</button> }
 }
 
+/// The exports panel's body, in the second wasm (`lazy::Part::Export`):
+/// the page gives it its link and draws a chart when asked.
 #[function_component]
 pub fn ExportPanel(p: &ExportProps) -> Html {
-    let state = p.state.clone();
+    let inputs = use_memo(p.link.clone(), |link| share::decode(link).0.inputs);
+    // The series are worked out on the click, not on every move.
     let csv_link = {
-        let state = state.clone();
-        on_click_set_href(move |_| data_url("text/csv", &csv(&state.shown)))
+        let inputs = inputs.clone();
+        on_click_set_href(move |_| data_url("text/csv", &csv(&State::new((*inputs).clone()).shown)))
     };
-    // Set when the second wasm cannot be had for an SVG.
-    let svg_error = use_state(|| None::<String>);
     let charts = Kind::ALL.iter().map(|&c| {
         let svg_link = {
-            let (link, svg_error) = (p.link.clone(), svg_error.clone());
-            Callback::from(move |e: MouseEvent| {
-                let Some(a) = e.target_dyn_into::<HtmlAnchorElement>() else {
-                    return;
-                };
-                match lazy::svg_now(c, &link) {
-                    Some(Ok(svg)) => a.set_href(&data_url("image/svg+xml", &svg)),
-                    Some(Err(why)) => {
-                        e.prevent_default();
-                        svg_error.set(Some(why));
-                    }
-                    // First fetch the module, then click again: drawn at once then.
-                    None => {
-                        e.prevent_default();
-                        let (link, svg_error) = (link.clone(), svg_error.clone());
-                        yew::platform::spawn_local(async move {
-                            match lazy::svg_later(c, &link).await {
-                                Ok(_) => a.click(),
-                                Err(why) => svg_error.set(Some(why)),
-                            }
-                        });
-                    }
-                }
-            })
+            let link = p.link.clone();
+            on_click_set_href(move |_| data_url("image/svg+xml", &super::extras::svg(c, &link)))
         };
         let canvas_id = c.dom_id();
+        let on_message = p.on_message.clone();
         // The canvas beside the link, in this explorer: there may be several
         // on a page, each in its own shadow root.
         let png_link = on_click_set_href(move |a| {
+            on_message.emit(lazy::draw_message(c));
             a.closest("main.app")
                 .ok()
                 .flatten()
                 .and_then(|app| app.query_selector(&format!("#{canvas_id}")).ok().flatten())
                 .and_then(|el| el.dyn_into::<HtmlCanvasElement>().ok())
-                .and_then(|canvas| {
-                    super::charts::draw_now(&canvas);
-                    canvas.to_data_url().ok()
-                })
+                .and_then(|canvas| canvas.to_data_url().ok())
                 .unwrap_or_default()
         });
         let stem = c.file_stem();
@@ -127,21 +107,17 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             </li>
         }
     });
-    let yaml = kubelet_configuration_yaml(&state.inputs.config);
-    let flag = feature_gates_flag(&state.inputs.config);
+    let yaml = kubelet_configuration_yaml(&inputs.config);
+    let flag = feature_gates_flag(&inputs.config);
+    // A custom what-if curve: no kubelet configuration gives it.
+    let custom = inputs.spec.config.is_none();
     html! {
-        <section class="panel exports" aria-labelledby="h-exports">
-            <h2 id="h-exports">{"Export"}</h2>
+        <>
             <p><a href="#" id="download-csv" download="crashloop-explorer.csv" onclick={csv_link}>{"CSV of the series"}</a>
                 {" (restart times and waits, and requests per 10 s window, for this configuration and today's default)"}</p>
-            // Pointing at the downloads starts fetching what draws the SVGs.
-            <ul class="downloads" onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())}
-                onfocusin={Callback::from(|_: FocusEvent| lazy::prefetch())}>{ for charts }</ul>
-            if let Some(why) = &*svg_error {
-                <p class="error" role="alert" id="svg-error">{ format!("The SVG could not be drawn ({why}). Reload the page to try again.") }</p>
-            }
+            <ul class="downloads">{ for charts }</ul>
             <h3>{"This configuration, as a node needs it"}</h3>
-            if state.custom() {
+            if custom {
                 <p class="hint">{"A custom what-if curve has no KubeletConfiguration; this is the configuration the gate and field controls hold."}</p>
             }
             <div class="snippet">
@@ -155,6 +131,6 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                 </div>
                 <p class="hint">{"crashLoopBackOff.maxContainerRestartPeriod has no command-line flag; set it in the KubeletConfiguration file."}</p>
             }
-        </section>
+        </>
     }
 }

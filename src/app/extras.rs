@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::charts::figure_of_link;
 use super::diagnose::PodPanel;
+use super::exports::ExportPanel;
 use super::job::{JobState, JobView};
 use super::lazy::{self, Mounted, Part};
 use super::panels::AuditTable;
@@ -33,6 +34,9 @@ pub fn PartApp(p: &PartProps) -> Html {
             let on_load =
                 Callback::from(move |spec| on_message.emit(lazy::scenario_message(&spec)));
             html! { <AuditTable on_load={on_load} /> }
+        }
+        Part::Export => {
+            html! { <ExportPanel link={p.link.clone()} on_message={p.on_message.clone()} /> }
         }
     }
 }
@@ -133,7 +137,7 @@ pub fn mount(
     })
 }
 
-/// A chart of the state a link describes, as SVG (the "SVG" download):
+/// A chart of the state a link describes, as SVG (the exports' "SVG"):
 /// measured on a canvas where there is one, else by plotters' own way.
 pub fn svg(kind: Kind, link: &str) -> String {
     let look = Look::default();
@@ -146,11 +150,7 @@ pub fn svg(kind: Kind, link: &str) -> String {
 /// For a wasm that links everything (the browser tests): the app mounts its
 /// parts and draws its figures from here instead of fetching the second module.
 pub fn link_here() {
-    lazy::from_here(lazy::Here {
-        mount,
-        svg,
-        pin_keys,
-    });
+    lazy::from_here(lazy::Here { mount, pin_keys });
 }
 
 /// An older link's pin written as JSON, read as the JS API reads a scenario,

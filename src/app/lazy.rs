@@ -1,9 +1,9 @@
 //! The parts of the app fetched the first time they are needed. The Job
-//! view, the pod reader, the claims audit and the SVG downloads live in a
+//! view, the pod reader, the claims audit and the exports live in a
 //! second wasm (`crashloop-explorer-extras`, `src/bin/extras.rs`), so that
 //! the CrashLoopBackOff view's download holds none of them (nor the Job
 //! types, the YAML reader and the Kubernetes objects it reads, the audit's
-//! recomputations, plotters' SVG backend). The two modules share no memory,
+//! recomputations, plotters' SVG backend, the CSV and configuration writers). The two modules share no memory,
 //! only strings: a part is given the page's link (a query string) and
 //! answers with link text (a claim's scenario as its link keys).
 
@@ -32,10 +32,15 @@ pub enum Part {
     /// The KEP claims audit (its panel's body). Reads nothing; answers with
     /// a claim's scenario when its "show me" is pressed (`scenario_message`).
     Audit,
+    /// The exports (their panel's body): CSV, SVG and PNG downloads and the
+    /// configuration to deploy. Reads the whole link; answers `draw_message`
+    /// before it reads a chart's pixels, so that the page first draws a
+    /// chart whose drawing waits.
+    Export,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Job, Part::Pod, Part::Audit];
+    pub const ALL: [Part; 4] = [Part::Job, Part::Pod, Part::Audit, Part::Export];
 
     /// The one name, across the boundary.
     pub fn name(self) -> &'static str {
@@ -43,6 +48,7 @@ impl Part {
             Part::Job => "job",
             Part::Pod => "pod",
             Part::Audit => "audit",
+            Part::Export => "export",
         }
     }
 
@@ -55,6 +61,7 @@ impl Part {
             Part::Job => "the Job view",
             Part::Pod => "the pod reader",
             Part::Audit => "the claims audit",
+            Part::Export => "the exports",
         }
     }
 }
@@ -111,6 +118,18 @@ pub fn explored(link: &str) -> Option<PodGroup> {
     })
 }
 
+/// The exports' answer before a PNG: draw this chart now if it waits.
+pub fn draw_message(kind: Kind) -> String {
+    format!("{DRAW}{}", kind.name())
+}
+
+/// ... and back.
+pub fn drawn_chart(message: &str) -> Option<Kind> {
+    message.strip_prefix(DRAW).and_then(Kind::parse)
+}
+
+const DRAW: &str = "draw ";
+
 /// The audit's answer: a claim's scenario as its link keys, as a pin
 /// holds one (`fg=` carries the gate one claim misspells, to show the
 /// kubelet's refusal). Link keys rather than JSON: the first wasm then needs
@@ -164,8 +183,6 @@ pub type MountHere = fn(Part, Element, &str, bool, Callback<String>) -> Box<dyn 
 #[derive(Clone, Copy)]
 pub struct Here {
     pub mount: MountHere,
-    /// A chart of the state a link describes, as SVG.
-    pub svg: fn(Kind, &str) -> String,
     /// A pin written as JSON, as its link keys (`pin_keys`).
     pub pin_keys: fn(&str) -> Result<String, String>,
 }
@@ -211,8 +228,6 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     fn audit(this: &Extras) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch)]
-    fn svg(this: &Extras, chart: &str, link: &str) -> Result<String, JsValue>;
-    #[wasm_bindgen(method, catch)]
     fn pin_keys(this: &Extras, json: &str) -> Result<String, JsValue>;
 
     type PartHandle;
@@ -235,7 +250,7 @@ async fn fetched() -> Result<Extras, JsValue> {
 }
 
 /// Starts fetching the second module: a hint that it is about to be needed
-/// (a pointer over the Job tab, a panel's summary or the download links).
+/// (a pointer over the Job tab or a panel's summary).
 pub fn prefetch() {
     if HERE.with(Cell::get).is_none() {
         yew::platform::spawn_local(async {
@@ -247,23 +262,6 @@ pub fn prefetch() {
 /// The JS API's `audit()`: the claims, from the second module.
 pub async fn audit_from_extras() -> Result<JsValue, JsValue> {
     fetched().await?.audit()
-}
-
-/// The SVG of a chart of the state `link` describes, when it can be drawn
-/// at once (from this wasm, or the second module already fetched); `None`:
-/// `svg_later`.
-pub fn svg_now(kind: Kind, link: &str) -> Option<Result<String, String>> {
-    if let Some(here) = HERE.with(Cell::get) {
-        return Some(Ok((here.svg)(kind, link)));
-    }
-    let m = FETCHED.with(|f| f.borrow().clone())?;
-    Some(m.svg(kind.name(), link).map_err(|e| describe(&e)))
-}
-
-/// ... fetching the second module first.
-pub async fn svg_later(kind: Kind, link: &str) -> Result<String, String> {
-    let m = fetched().await.map_err(|e| describe(&e))?;
-    m.svg(kind.name(), link).map_err(|e| describe(&e))
 }
 
 /// A part in the second module, and the closure it calls back.

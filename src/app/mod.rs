@@ -15,6 +15,7 @@ pub mod lifecycle;
 pub mod panels;
 pub mod state;
 
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -23,7 +24,6 @@ use crate::inputs::{Page, View, FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
 use crate::share::{self, Notice};
 use charts::Chart;
 use controls::Embed;
-use exports::ExportPanel;
 use hooks::{use_embed_height, use_theme, use_url_sync};
 use lazy::{LazyDetails, Part, Slot};
 use lifecycle::LifecyclePanel;
@@ -432,6 +432,20 @@ pub fn App(props: &AppProps) -> Html {
             d.dispatch(Action::Load(spec));
         }
     });
+    // The exports (in the second wasm) read a chart's pixels: a chart whose
+    // drawing waits is drawn first.
+    let draw_chart = use_callback(core.root.clone(), |message: String, root| {
+        let canvas = lazy::drawn_chart(&message)
+            .and_then(|kind| {
+                root.cast::<web_sys::Element>()?
+                    .query_selector(&format!("#{}", kind.dom_id()))
+                    .ok()?
+            })
+            .and_then(|el| el.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        if let Some(canvas) = canvas {
+            charts::draw_now(&canvas);
+        }
+    });
     // A tab is a page: it pushes a history entry, and Back returns to the other view.
     // Only a page that owns its URL: a mounted explorer leaves the host's alone.
     // The link is written on the click, not on every render.
@@ -522,7 +536,10 @@ pub fn App(props: &AppProps) -> Html {
                         <Chart kind={Kind::Windows} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         <CompareTable state={state.clone()} />
-                        <ExportPanel state={state.clone()} link={query.clone()} />
+                        <section class="panel exports" aria-labelledby="h-exports">
+                            <LazyDetails part={Part::Export} id="exports" link={query.clone()} dark={dark}
+                                summary={html! { <h2 id="h-exports">{"Export: CSV, SVG, PNG and the configuration to deploy"}</h2> }} on_message={draw_chart} />
+                        </section>
                         <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
                     </section>
                 </div>

@@ -1,7 +1,8 @@
-//! The app's second wasm: the Job view and the pod reader, which the first
-//! (the page's src/bin/page.rs, or the JS API's src/main.rs) fetches the
-//! first time one of them is shown (`crashloop_explorer::app::lazy`). Its exports mount a part, compute the
-//! claims audit and draw a chart as SVG.
+//! The app's second wasm: the Job view, the pod reader, the claims audit and
+//! the exports, which the first (the page's src/bin/page.rs, or the JS API's
+//! src/main.rs) fetches the first time one of them is shown
+//! (`crashloop_explorer::app::lazy`). Its exports mount a part, compute the
+//! claims audit and read an older link's JSON pin.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -26,19 +27,6 @@ mod js {
         api::audit()
     }
 
-    /// `svg(chart, link)`: a chart ("restarts", "waits", "load", "windows")
-    /// of the state a link describes, as SVG (the app's "SVG" download).
-    #[wasm_bindgen]
-    pub fn svg(chart: &str, link: &str) -> Result<String, JsError> {
-        let kind = crashloop_explorer::chart::Kind::parse(chart).ok_or_else(|| {
-            JsError::new(&format!(
-                "svg: no chart {}",
-                crashloop_explorer::engine::field::quoted(chart)
-            ))
-        })?;
-        Ok(extras::svg(kind, link))
-    }
-
     /// `pin_keys(json)`: an older link's pin written as JSON, as link keys
     /// (the first module carries no JSON reader for scenarios).
     #[wasm_bindgen]
@@ -60,8 +48,8 @@ mod js {
         pub fn unmount(self) {}
     }
 
-    /// `mount_part(part, element, link, dark, onMessage)`: the part ("job" or
-    /// "pod") in `element`, from the page's link; `onMessage(text)` receives
+    /// `mount_part(part, element, link, dark, onMessage)`: the part ("job",
+    /// "pod", "audit" or "export") in `element`, from the page's link; `onMessage(text)` receives
     /// what it answers (see `lazy::Part`).
     #[wasm_bindgen]
     pub fn mount_part(
@@ -73,7 +61,7 @@ mod js {
     ) -> Result<PartHandle, JsError> {
         let part = lazy::Part::parse(part).ok_or_else(|| {
             JsError::new(&format!(
-                "mount_part: no part {} (job, pod or audit)",
+                "mount_part: no part {} (job, pod, audit or export)",
                 crashloop_explorer::engine::field::quoted(part)
             ))
         })?;
