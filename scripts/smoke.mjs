@@ -94,7 +94,7 @@ async function violations(page, query) {
   const late = await fetched();
   if (late !== 2) fail(`the second wasm: ${late} fetches (its glue and wasm once each expected)`);
   await violations(page, "/");
-  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched on the first SVG download, not before; a pasted pod read and explored; an audit claim shown; the JS API's module fetched only when asked: audit() ${claims} claims, simulate() ${simulated}; Job view from its tab`);
+  console.log(`crash-loop view: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; the second wasm fetched when the exports opened, not before; a pasted pod read and explored; an audit claim shown; the JS API's module fetched only when asked: audit() ${claims} claims, simulate() ${simulated}; Job view from its tab`);
   await page.close();
 }
 
