@@ -615,6 +615,34 @@ async fn a_chart_out_of_sight_draws_when_it_comes_near() {
     );
 }
 
+// The exports (a part of the second wasm) read a chart's pixels for its
+// PNG: a chart whose drawing waits out of sight is drawn first, at the
+// part's asking (`lazy::draw_message`), so the PNG shows it as it stands.
+#[wasm_bindgen_test]
+async fn a_png_shows_a_chart_that_waits_as_it_stands() {
+    let page = Page::mount_ideal().await;
+    page.click("h-exports").await;
+    page.far_below("chart-load").await;
+    let before = page.pixels_as_drawn("chart-load");
+    page.type_into("pods", "200").await;
+    assert_eq!(
+        page.pixels_as_drawn("chart-load"),
+        before,
+        "redrawn out of sight"
+    );
+    page.click("download-api-load-png").await;
+    assert!(page
+        .get("download-api-load-png")
+        .get_attribute("href")
+        .unwrap()
+        .starts_with("data:image/png;base64,"));
+    assert_ne!(
+        page.pixels_as_drawn("chart-load"),
+        before,
+        "the PNG was read from the chart as it was before the move"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn jitter_follows_the_seed() {
     let page = Page::mount().await;
