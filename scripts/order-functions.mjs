@@ -23,6 +23,7 @@
 // read, and the new module compiles with the same imports and exports.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { leb, readLeb, readName, sections, skipImportDesc, skipLeb, vector } from "./wasm-bytes.mjs";
 
 // The length of the runs compared, in bytes (4 to 8 do about as well).
 const RUN = 5;
@@ -34,58 +35,6 @@ const LEAST_SHARED = 3;
 const WINDOW = 4000;
 // A candidate's runs held, over its count of runs to this power.
 const WEIGHT = 0.6;
-
-function readLeb(bytes, at) {
-  let value = 0, shift = 0, byte;
-  do {
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
-
-// Skips a signed LEB128 (constants, block types): only its length matters.
-function skipLeb(bytes, at) {
-  while (bytes[at++] & 0x80);
-  return at;
-}
-
-function leb(value) {
-  const out = [];
-  do {
-    let byte = value % 128;
-    value = Math.floor(value / 128);
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-// The module's sections, as [id, payload].
-function sections(bytes) {
-  const out = [];
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at];
-    const [size, start] = readLeb(bytes, at + 1);
-    out.push([id, bytes.subarray(start, start + size)]);
-    at = start + size;
-  }
-  return out;
-}
-
-function vector(payload, readItem) {
-  let [count, at] = readLeb(payload, 0);
-  const items = [];
-  for (; count > 0; count--) {
-    const [item, next] = readItem(payload, at);
-    items.push(item);
-    at = next;
-  }
-  if (at !== payload.length) throw new Error(`a section read to ${at} of ${payload.length} bytes`);
-  return items;
-}
 
 // Copies instructions from `at` to the `end` that closes them (or to
 // `stop`), writing each function index through `map`: one pass over every
@@ -203,15 +152,10 @@ function elements(payload, map) {
   return Uint8Array.from(out);
 }
 
-function customName(payload) {
-  const [len, from] = readLeb(payload, 0);
-  return new TextDecoder().decode(payload.subarray(from, from + len));
-}
-
 // The name section (in a build that keeps it, to profile): the function,
 // local and label names are keyed by function index, in its order.
 function names(payload, map) {
-  let at = readLeb(payload, 0)[1] + readLeb(payload, 0)[0];
+  let at = readName(payload, 0)[1];
   const out = [payload.subarray(0, at)];
   while (at < payload.length) {
     const id = payload[at];
@@ -223,13 +167,10 @@ function names(payload, map) {
       const entries = vector(sub, (b, i) => {
         const [index, start] = readLeb(b, i);
         let end;
-        if (id === 1) end = readLeb(b, start)[1] + readLeb(b, start)[0];
+        if (id === 1) end = readName(b, start)[1];
         else {
           let [n, j] = readLeb(b, start);
-          for (; n > 0; n--) {
-            j = readLeb(b, j)[1];
-            j = readLeb(b, j)[1] + readLeb(b, j)[0];
-          }
+          for (; n > 0; n--) j = readName(b, readLeb(b, j)[1])[1];
           end = j;
         }
         return [[map(index), b.subarray(start, end)], end];
@@ -244,27 +185,18 @@ function names(payload, map) {
 
 // Counts the imported functions (they keep their indices, before all others).
 function importedFunctions(payload) {
-  let n = 0;
-  vector(payload, (b, at) => {
-    at = readLeb(b, at)[1] + readLeb(b, at)[0];
-    at = readLeb(b, at)[1] + readLeb(b, at)[0];
-    const kind = b[at++];
-    const limits = (i) => {
-      const [flags, j] = readLeb(b, i);
-      let k = readLeb(b, j)[1];
-      if (flags & 1) k = readLeb(b, k)[1];
-      return k;
-    };
-    if (kind === 0) {
-      n++;
-      at = readLeb(b, at)[1];
-    } else if (kind === 1) at = limits(at + 1);
-    else if (kind === 2) at = limits(at);
-    else if (kind === 3) at += 2;
-    else throw new Error(`import kind ${kind} not known`);
-    return [null, at];
+  return vector(payload, (b, at) => {
+    const desc = readName(b, readName(b, at)[1])[1];
+    return [b[desc] === 0, skipImportDesc(b, desc)];
+  }).filter(Boolean).length;
+}
+
+// The code section's bodies.
+function codeBodies(payload) {
+  return vector(payload, (b, at) => {
+    const [len, from] = readLeb(b, at);
+    return [b.subarray(from, from + len), from + len];
   });
-  return n;
 }
 
 // The order: greedy, from the largest body, each next the one whose runs
@@ -343,10 +275,7 @@ function rewrite(parts, imports, order) {
       });
       body = Uint8Array.from([...leb(types.length), ...order.flatMap((old) => [...types[old]])]);
     } else if (id === 10) {
-      const code = vector(payload, (b, at) => {
-        const [len, from] = readLeb(b, at);
-        return [b.subarray(from, from + len), from + len];
-      });
+      const code = codeBodies(payload);
       const bytes = [...leb(code.length)];
       for (const old of order) {
         const fn = code[old];
@@ -363,9 +292,9 @@ function rewrite(parts, imports, order) {
       let [count, at] = readLeb(payload, 0);
       exports.push(...leb(count));
       for (; count > 0; count--) {
-        const [len, from] = readLeb(payload, at);
-        exports.push(...payload.subarray(at, from + len));
-        at = from + len;
+        const end = readName(payload, at)[1];
+        exports.push(...payload.subarray(at, end));
+        at = end;
         const kind = payload[at++];
         const [index, next] = readLeb(payload, at);
         exports.push(kind, ...leb(kind === 0 ? map(index) : index));
@@ -387,7 +316,7 @@ function rewrite(parts, imports, order) {
       body = Uint8Array.from(globals);
     } else if ([1, 2, 4, 5, 11, 12].includes(id)) {
       body = payload;
-    } else if (id === 0 && customName(payload) === "name") {
+    } else if (id === 0 && readName(payload, 0)[0] === "name") {
       body = names(payload, map);
     } else {
       throw new Error(`section ${id} not known (a custom section would need its function indices renumbered)`);
@@ -402,10 +331,7 @@ function reorder(path) {
   const parts = sections(bytes);
   const section = (id) => parts.find(([i]) => i === id)?.[1];
   const imports = section(2) ? importedFunctions(section(2)) : 0;
-  const code = vector(section(10), (b, at) => {
-    const [len, from] = readLeb(b, at);
-    return [b.subarray(from, from + len), from + len];
-  });
+  const code = codeBodies(section(10));
   const wanted = order(code);
   const out = rewrite(parts, imports, wanted);
   // Put back: the order undone must give the very bytes read.

@@ -16,63 +16,11 @@
 // left, and the rewritten wasm compiles with the imports the glue now offers.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { leb, name, readLeb, readName, skipImportDesc } from "./wasm-bytes.mjs";
 
 // Exports only the glue calls: wasm-bindgen's allocator, externref table,
 // closure shims and class finalizers.
 const INTERNAL_EXPORT = /^(__wbindgen_|__externref_|__wbg_|wasm_bindgen_)/;
-
-function readLeb(bytes, at) {
-  let value = 0, shift = 0, byte;
-  do {
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
-
-function leb(value) {
-  const out = [];
-  do {
-    let byte = value % 128;
-    value = Math.floor(value / 128);
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-const text = new TextDecoder();
-const utf8 = new TextEncoder();
-
-function readName(bytes, at) {
-  const [len, start] = readLeb(bytes, at);
-  return [text.decode(bytes.subarray(start, start + len)), start + len];
-}
-
-function name(value) {
-  const b = utf8.encode(value);
-  return [...leb(b.length), ...b];
-}
-
-// Skips an import's description (function, table, memory, global, tag).
-function skipImportDesc(bytes, at) {
-  const kind = bytes[at++];
-  const limits = (i) => {
-    const [flags, j] = readLeb(bytes, i);
-    let k = readLeb(bytes, j)[1];
-    if (flags & 1) k = readLeb(bytes, k)[1];
-    return k;
-  };
-  switch (kind) {
-    case 0: return readLeb(bytes, at)[1];
-    case 1: return limits(at + 1);
-    case 2: return limits(at);
-    case 3: return at + 2;
-    case 4: return readLeb(bytes, at + 1)[1];
-    default: throw new Error(`import kind ${kind} not known`);
-  }
-}
 
 function shortName(k) {
   return `$${k.toString(36)}`;

@@ -3,9 +3,10 @@
 //! second wasm (`crashloop-explorer-extras`, `src/bin/extras.rs`), so that
 //! the CrashLoopBackOff view's download holds none of them (nor the Job
 //! types, the YAML reader and the Kubernetes objects it reads, the audit's
-//! recomputations, plotters' SVG backend, the CSV and configuration writers). The two modules share no memory,
-//! only strings: a part is given the page's link (a query string) and
-//! answers with link text (a claim's scenario as its link keys).
+//! recomputations, plotters' SVG backend, the CSV and configuration
+//! writers). The two modules share no memory, only strings: a part is given
+//! the page's link (a query string) and answers with link text (a claim's
+//! scenario as its link keys, a chart to draw).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -437,7 +437,7 @@ pub fn App(props: &AppProps) -> Html {
     let draw_chart = use_callback(core.root.clone(), |message: String, root| {
         let canvas = lazy::drawn_chart(&message)
             .and_then(|kind| {
-                root.cast::<web_sys::Element>()?
+                root.cast::<Element>()?
                     .query_selector(&format!("#{}", kind.dom_id()))
                     .ok()?
             })
