@@ -5,6 +5,8 @@
 //! under the same names; the library does not, so the page's module, the
 //! element's and the second wasm, which link it too, carry none.
 
+use std::cell::RefCell;
+
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -206,26 +208,35 @@ impl Options {
     }
 }
 
-/// The app's stylesheet, built into the wasm so that a mounted explorer
-/// needs no file beside the host page and no `<link>` the host's CSP might
-/// refuse: adopted by each shadow root (one parsed sheet for the page).
-const STYLE: &str = crate::style::STYLESHEET;
-
 thread_local! {
-    static SHEET: Option<web_sys::CssStyleSheet> = web_sys::CssStyleSheet::new()
-        .ok()
-        .filter(|sheet| sheet.replace_sync(STYLE).is_ok());
+    /// Each stylesheet as one parsed sheet, adopted by every shadow root
+    /// that shows it (`None`: the browser has no constructable sheets).
+    static SHEETS: RefCell<Vec<(&'static str, Option<web_sys::CssStyleSheet>)>> =
+        const { RefCell::new(Vec::new()) };
 }
 
-fn style(shadow: &web_sys::ShadowRoot) {
-    if let Some(sheet) = SHEET.with(Clone::clone) {
+/// The root's stylesheet (`Root::STYLESHEET`), built into the wasm so that
+/// a mounted explorer needs no file beside the host page and no `<link>`
+/// the host's CSP might refuse: adopted by each shadow root.
+fn style(shadow: &web_sys::ShadowRoot, text: &'static str) {
+    let sheet = SHEETS.with_borrow_mut(|sheets| {
+        if let Some((_, sheet)) = sheets.iter().find(|(t, _)| std::ptr::eq(*t, text)) {
+            return sheet.clone();
+        }
+        let sheet = web_sys::CssStyleSheet::new()
+            .ok()
+            .filter(|sheet| sheet.replace_sync(text).is_ok());
+        sheets.push((text, sheet.clone()));
+        sheet
+    });
+    if let Some(sheet) = sheet {
         shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet));
     } else if let Some(el) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element("style").ok())
     {
         // Browsers without constructable stylesheets.
-        el.set_text_content(Some(STYLE));
+        el.set_text_content(Some(text));
         let _ = shadow.append_child(&el);
     }
 }
@@ -261,7 +272,7 @@ impl<R: Root> Explorer<R> {
     /// The explorer again, with the current options.
     fn remount(&mut self) {
         self.clear();
-        style(&self.shadow);
+        style(&self.shadow, R::STYLESHEET);
         self.render();
     }
 }
@@ -370,7 +381,7 @@ pub fn mount_with<R: Root>(
     let options = options()?;
     let shadow = shadow_of(&element)?;
     let _ = element.set_attribute(MOUNTED, "");
-    style(&shadow);
+    style(&shadow, R::STYLESHEET);
     let mut explorer = Explorer {
         host: element,
         shadow,

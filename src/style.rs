@@ -4,21 +4,52 @@
 //! (for the custom element's shadow roots) and the page's `style.css` (which
 //! the prerender hook writes from this constant) are one text, and the
 //! comments stay in the source (16.5 → 12.9 KB, 4.4 → 3.2 KB gzip).
+//! The custom element's copy ([`ELEMENT_STYLESHEET`]) also leaves out the
+//! rules between `/* page only { */` and `/* } page only */`: the full
+//! page's header, tabs, pod reader, exports and audit, which an element
+//! never shows.
 //! Trunk wrote the page's `<link>` with the integrity of the file it copied,
 //! so the hook writes it again ([`integrity`], [`with_integrity`]): a browser
 //! refuses a stylesheet whose digest differs.
 
 const SOURCE: &str = include_str!("../static/style.css");
 
-const LEN: usize = minified_len(SOURCE.as_bytes());
-const BYTES: [u8; LEN] = minified(SOURCE.as_bytes());
+const LEN: usize = minified_len(SOURCE.as_bytes(), false);
+const BYTES: [u8; LEN] = minified(SOURCE.as_bytes(), false);
+const ELEMENT_LEN: usize = minified_len(SOURCE.as_bytes(), true);
+const ELEMENT_BYTES: [u8; ELEMENT_LEN] = minified(SOURCE.as_bytes(), true);
 
-/// The minified stylesheet.
-pub const STYLESHEET: &str = match std::str::from_utf8(&BYTES) {
-    Ok(text) => text,
-    // Only whole comments and ASCII whitespace are dropped.
-    Err(_) => panic!("the minified stylesheet is not UTF-8"),
-};
+/// The minified stylesheet: the page's, and the JS API's `mount`.
+pub const STYLESHEET: &str = text(&BYTES);
+
+/// ... without the page's own rules: the custom element's.
+pub const ELEMENT_STYLESHEET: &str = text(&ELEMENT_BYTES);
+
+const fn text(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        // Only whole comments, ASCII whitespace and whole rules are dropped.
+        Err(_) => panic!("the minified stylesheet is not UTF-8"),
+    }
+}
+
+/// Where the page's own rules start and end in the source.
+const PAGE_ONLY: &[u8] = b"/* page only { */";
+const PAGE_ONLY_END: &[u8] = b"/* } page only */";
+
+const fn starts_with(src: &[u8], i: usize, pattern: &[u8]) -> bool {
+    if i + pattern.len() > src.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < pattern.len() {
+        if src[i + k] != pattern[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
 
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
@@ -34,13 +65,19 @@ const fn tight_after(b: u8) -> bool {
     tight_before(b) || matches!(b, b':' | 0)
 }
 
-/// Past the whitespace and comments from `i`: where the next kept byte is,
-/// and whether anything was skipped. An unclosed comment runs to the end.
-const fn skip(src: &[u8], mut i: usize) -> (usize, bool) {
+/// Past the whitespace and comments from `i` (and, with `page_only`, the
+/// page's own rules): where the next kept byte is, and whether anything was
+/// skipped. An unclosed comment or page-only region runs to the end.
+const fn skip(src: &[u8], mut i: usize, page_only: bool) -> (usize, bool) {
     let mut skipped = false;
     loop {
         if i < src.len() && is_space(src[i]) {
             i += 1;
+        } else if page_only && starts_with(src, i, PAGE_ONLY) {
+            while i < src.len() && !starts_with(src, i, PAGE_ONLY_END) {
+                i += 1;
+            }
+            i += PAGE_ONLY_END.len();
         } else if i + 1 < src.len() && src[i] == b'/' && src[i + 1] == b'*' {
             i += 2;
             while i + 1 < src.len() && !(src[i] == b'*' && src[i + 1] == b'/') {
@@ -54,9 +91,10 @@ const fn skip(src: &[u8], mut i: usize) -> (usize, bool) {
     }
 }
 
-/// The next byte to write after `last`, and where to read on; `None` at the end.
-const fn next(src: &[u8], i: usize, last: u8) -> Option<(u8, usize)> {
-    let (j, skipped) = skip(src, i);
+/// The next byte to write after `last`, and where to read on; `None` at the
+/// end. `drop_page`: the page's own rules are left out.
+const fn next(src: &[u8], i: usize, last: u8, drop_page: bool) -> Option<(u8, usize)> {
+    let (j, skipped) = skip(src, i, drop_page);
     if j >= src.len() {
         None
     } else if skipped && !tight_after(last) && !tight_before(src[j]) {
@@ -66,18 +104,18 @@ const fn next(src: &[u8], i: usize, last: u8) -> Option<(u8, usize)> {
     }
 }
 
-const fn minified_len(src: &[u8]) -> usize {
+const fn minified_len(src: &[u8], drop_page: bool) -> usize {
     let (mut i, mut last, mut len) = (0, 0, 0);
-    while let Some((b, j)) = next(src, i, last) {
+    while let Some((b, j)) = next(src, i, last, drop_page) {
         (i, last, len) = (j, b, len + 1);
     }
     len
 }
 
-const fn minified<const N: usize>(src: &[u8]) -> [u8; N] {
+const fn minified<const N: usize>(src: &[u8], drop_page: bool) -> [u8; N] {
     let mut out = [0; N];
     let (mut i, mut last, mut len) = (0, 0, 0);
-    while let Some((b, j)) = next(src, i, last) {
+    while let Some((b, j)) = next(src, i, last, drop_page) {
         out[len] = b;
         (i, last, len) = (j, b, len + 1);
     }
@@ -191,10 +229,14 @@ mod tests {
     }
 
     fn minify(css: &str) -> String {
+        minify_for(css, false)
+    }
+
+    fn minify_for(css: &str, drop_page: bool) -> String {
         let src = css.as_bytes();
         let mut out = vec![];
         let (mut i, mut last) = (0, 0);
-        while let Some((b, j)) = next(src, i, last) {
+        while let Some((b, j)) = next(src, i, last, drop_page) {
             out.push(b);
             (i, last) = (j, b);
         }
@@ -229,5 +271,38 @@ mod tests {
         assert!(!STYLESHEET.contains("/*"));
         assert!(STYLESHEET.len() < SOURCE.len() * 4 / 5);
         assert_eq!(STYLESHEET, minify(SOURCE));
+    }
+
+    #[test]
+    fn the_element_leaves_out_the_page_only_rules() {
+        let css = "a { x: 1 }\n/* page only { */\nnav b { y: 2 }\n/* } page only */\n@media print {\n  /* page only { */ nav { z: 3 } /* } page only */\n  c { w: 4 }\n}\n";
+        assert_eq!(
+            minify_for(css, false),
+            "a{x:1}nav b{y:2}@media print{nav{z:3}c{w:4}}"
+        );
+        assert_eq!(minify_for(css, true), "a{x:1}@media print{c{w:4}}");
+        // An unclosed region runs to the end.
+        assert_eq!(minify_for("a{} /* page only { */ b{}", true), "a{}");
+        // The source's regions: each one closed, and what they hold is the
+        // page's alone (the element's shadow roots never show it).
+        assert_eq!(
+            SOURCE.matches("/* page only { */").count(),
+            SOURCE.matches("/* } page only */").count()
+        );
+        assert!(SOURCE.contains("/* page only { */"));
+        for page in ["nav.views a{", ".audit table", "header h1", "ul.downloads"] {
+            assert!(STYLESHEET.contains(page), "{page}");
+            assert!(!ELEMENT_STYLESHEET.contains(page), "{page}");
+        }
+        for shared in [
+            ".app.embed",
+            "table.data",
+            "dl.headline",
+            "dl.counters",
+            ":host",
+        ] {
+            assert!(ELEMENT_STYLESHEET.contains(shared), "{shared}");
+        }
+        assert!(ELEMENT_STYLESHEET.len() < STYLESHEET.len());
     }
 }

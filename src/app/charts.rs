@@ -15,7 +15,12 @@ use super::hooks::{
     after_rest, observe_resize, observe_within, watch_media, NEAR_MARGIN, SIGHT_MARGIN,
 };
 use super::state::State;
-use crate::chart::{Axes, ChartData, Kind, Look, Series};
+use plotters::coord::Shift;
+
+use crate::chart::{
+    draw_delays, draw_load, draw_restarts, draw_windows, Axes, ChartData, DrawResult, Kind, Look,
+    Series,
+};
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
 use crate::engine::duration::format_human_ms;
 use crate::engine::Timeline;
@@ -114,10 +119,58 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
     *size
 }
 
+/// One of the app's charts as a canvas shows it: its drawing, its pointer
+/// readout and its "Show data" table. A root names the charts it shows by
+/// these constants, so that its wasm holds the code of those alone (the
+/// element, which shows two of the four, 3.4 KB gzip less); the exports and
+/// the figures draw through `Kind::draw`.
+#[derive(Clone, Copy)]
+pub struct OnCanvas {
+    pub kind: Kind,
+    draw: Draw,
+    readout: Readout,
+    table: Table,
+}
+
+type Draw = fn(&DrawingArea<Canvas, Shift>, &ChartData<'_>) -> DrawResult<Canvas>;
+/// What the pointer is over, in words, at `x` in the chart's own units.
+type Readout = fn(&State, f64) -> String;
+type Table = fn(&State) -> Html;
+
+impl OnCanvas {
+    /// Evaluated at compile time (the constants below), so that a chart
+    /// nobody names links nothing.
+    const fn of(kind: Kind) -> OnCanvas {
+        let (draw, readout, table): (Draw, Readout, Table) = match kind {
+            Kind::Restarts => (draw_restarts::<Canvas>, readout_restarts, steps_table),
+            Kind::Delays => (draw_delays::<Canvas>, readout_delays, steps_table),
+            Kind::Load => (draw_load::<Canvas>, readout_load, load_table),
+            Kind::Windows => (draw_windows::<Canvas>, readout_windows, windows_table),
+        };
+        OnCanvas {
+            kind,
+            draw,
+            readout,
+            table,
+        }
+    }
+}
+
+impl PartialEq for OnCanvas {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+    }
+}
+
+pub const RESTARTS: OnCanvas = OnCanvas::of(Kind::Restarts);
+pub const DELAYS: OnCanvas = OnCanvas::of(Kind::Delays);
+pub const LOAD: OnCanvas = OnCanvas::of(Kind::Load);
+pub const WINDOWS: OnCanvas = OnCanvas::of(Kind::Windows);
+
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
     /// Which chart: its id, its text alternative and its drawing.
-    pub kind: Kind,
+    pub chart: OnCanvas,
     pub state: UseReducerHandle<State>,
     #[prop_or_default]
     pub dark: bool,
@@ -169,121 +222,166 @@ pub fn series_of(state: &State) -> Vec<Series<'_>> {
     series
 }
 
-/// What the pointer is over, in words.
-fn readout(kind: Kind, state: &State, x: f64) -> String {
+/// What the pointer is over, in words: `x` in the chart's own units
+/// (seconds; a restart's number; a KEP window's index).
+fn readout_restarts(state: &State, x: f64) -> String {
     let (t, r) = (&state.shown.timeline, &state.shown.reference);
-    match kind {
-        Kind::Restarts => {
-            let at = (x * 1000.0) as u64;
+    let at = (x * 1000.0) as u64;
+    format!(
+        "at {}: {} restarts (today's default: {})",
+        format_human_ms(at),
+        t.restarts_by(at),
+        r.restarts_by(at)
+    )
+}
+
+fn readout_delays(state: &State, x: f64) -> String {
+    let (t, r) = (&state.shown.timeline, &state.shown.reference);
+    let n = x.round().max(1.0) as usize;
+    let wait = |tl: &Timeline| {
+        tl.delays_ms
+            .get(n - 1)
+            .map_or_else(|| "—".to_owned(), format_human_ms)
+    };
+    format!(
+        "restart {n}: waited {} (today's default: {})",
+        wait(t),
+        wait(r)
+    )
+}
+
+fn readout_load(state: &State, x: f64) -> String {
+    let (t, r) = (&state.shown.timeline, &state.shown.reference);
+    let i = ((x * 1000.0) as u64 / t.window_ms) as usize;
+    let get = |v: &[u64]| v.get(i).copied().unwrap_or(0);
+    format!(
+        "{} to {}: {} requests offered, {} admitted, longest wait {} (today's default: {} offered)",
+        format_human_ms(i as u64 * t.window_ms),
+        format_human_ms((i as u64 + 1) * t.window_ms),
+        get(&t.node_requests_per_window),
+        get(&t.api.admitted_per_window),
+        format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)),
+        get(&r.node_requests_per_window)
+    )
+}
+
+fn readout_windows(state: &State, x: f64) -> String {
+    let r = &state.shown.reference;
+    let i = (x.floor() as usize).min(KEP_WINDOWS_MS.len() - 1);
+    let from = if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] };
+    let counts = series_of(state)
+        .iter()
+        .map(|s| {
             format!(
-                "at {}: {} restarts (today's default: {})",
-                format_human_ms(at),
-                t.restarts_by(at),
-                r.restarts_by(at)
+                "{} {}",
+                s.label,
+                kep_window_counts(&s.timeline.restarts_at_ms)[i]
             )
-        }
-        Kind::Delays => {
-            let n = x.round().max(1.0) as usize;
-            let wait = |tl: &Timeline| {
-                tl.delays_ms
-                    .get(n - 1)
-                    .map_or_else(|| "—".to_owned(), format_human_ms)
-            };
-            format!(
-                "restart {n}: waited {} (today's default: {})",
-                wait(t),
-                wait(r)
-            )
-        }
-        Kind::Load => {
-            let i = ((x * 1000.0) as u64 / t.window_ms) as usize;
-            let get = |v: &[u64]| v.get(i).copied().unwrap_or(0);
-            format!(
-                "{} to {}: {} requests offered, {} admitted, longest wait {} (today's default: {} offered)",
-                format_human_ms(i as u64 * t.window_ms),
-                format_human_ms((i as u64 + 1) * t.window_ms),
-                get(&t.node_requests_per_window),
-                get(&t.api.admitted_per_window),
-                format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)),
-                get(&r.node_requests_per_window)
-            )
-        }
-        Kind::Windows => {
-            let i = (x.floor() as usize).min(KEP_WINDOWS_MS.len() - 1);
-            let from = if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] };
-            let counts = series_of(state)
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} {}",
-                        s.label,
-                        kep_window_counts(&s.timeline.restarts_at_ms)[i]
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!(
-                "{}–{} s: today's default {}, {counts}",
-                from / 1000,
-                KEP_WINDOWS_MS[i] / 1000,
-                kep_window_counts(&r.restarts_at_ms)[i]
-            )
-        }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{}–{} s: today's default {}, {counts}",
+        from / 1000,
+        KEP_WINDOWS_MS[i] / 1000,
+        kep_window_counts(&r.restarts_at_ms)[i]
+    )
+}
+
+/// A chart's data as a table, for screen readers and for reading numbers
+/// off: its `head`, the first `TABLE_ROWS` of its `total` rows, and a line
+/// saying so when there are more. One drawing of tables for every chart.
+fn data_table(head: &[&str], rows: Vec<Vec<String>>, total: usize) -> Html {
+    html! {
+        <>
+            <table class="data">
+                <thead><tr>{ for head.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
+                <tbody>{ for rows.into_iter().map(|row| html! {
+                    <tr>{ for row.into_iter().map(|cell| html! { <td>{ cell }</td> }) }</tr>
+                }) }</tbody>
+            </table>
+            if total > TABLE_ROWS {
+                <p class="hint">{ format!("(first {TABLE_ROWS} of {total} rows; the CSV export has them all)") }</p>
+            }
+        </>
     }
 }
 
-/// The chart's data as a table, for screen readers and for reading numbers off.
-fn table(kind: Kind, state: &State) -> Html {
+/// The restarts and their waits (the restarts and waits charts).
+fn steps_table(state: &State) -> Html {
     let t = &state.shown.timeline;
-    let more = |n: usize| {
-        (n > TABLE_ROWS).then(|| html! { <p class="hint">{ format!("(first {TABLE_ROWS} of {n} rows; the CSV export has them all)") }</p> })
-    };
-    match kind {
-        Kind::Restarts | Kind::Delays => html! {
-            <>
-                <table class="data">
-                    <thead><tr><th>{"restart"}</th><th>{"at"}</th><th>{"after a wait of"}</th></tr></thead>
-                    <tbody>{ for t.restarts_at_ms.iter().zip(t.delays_ms.iter()).take(TABLE_ROWS).enumerate().map(|(i, (at, d))| html! {
-                        <tr><td>{ i + 1 }</td><td>{ format_human_ms(at) }</td><td>{ format_human_ms(d) }</td></tr>
-                    }) }</tbody>
-                </table>
-                { for more(t.restarts_at_ms.len()) }
-            </>
-        },
-        Kind::Load => html! {
-            <>
-                <table class="data">
-                    <thead><tr><th>{"10 s window from"}</th><th>{"offered"}</th><th>{"admitted"}</th><th>{"longest wait"}</th></tr></thead>
-                    <tbody>{ for (0..t.node_requests_per_window.len()).take(TABLE_ROWS).map(|i| html! {
-                        <tr><td>{ format_human_ms(i as u64 * t.window_ms) }</td><td>{ t.node_requests_per_window[i] }</td>
-                            <td>{ t.api.admitted_per_window.get(i).copied().unwrap_or(0) }</td>
-                            <td>{ format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)) }</td></tr>
-                    }) }</tbody>
-                </table>
-                { for more(t.node_requests_per_window.len()) }
-            </>
-        },
-        Kind::Windows => {
-            let series = series_of(state);
-            let reference = kep_window_counts(&state.shown.reference.restarts_at_ms);
-            html! {
-                <table class="data">
-                    <thead><tr><th>{"window"}</th><th>{"today's default"}</th>{ for series.iter().map(|s| html! { <th>{ s.label }</th> }) }</tr></thead>
-                    <tbody>{ for (0..KEP_WINDOWS_MS.len()).map(|i| html! {
-                        <tr><td>{ format!("{}–{} s", if i == 0 { 0 } else { KEP_WINDOWS_MS[i - 1] / 1000 }, KEP_WINDOWS_MS[i] / 1000) }</td>
-                            <td>{ reference[i] }</td>
-                            { for series.iter().map(|s| html! { <td>{ kep_window_counts(&s.timeline.restarts_at_ms)[i] }</td> }) }</tr>
-                    }) }</tbody>
-                </table>
-            }
-        }
-    }
+    let rows = t
+        .restarts_at_ms
+        .iter()
+        .zip(t.delays_ms.iter())
+        .take(TABLE_ROWS)
+        .enumerate()
+        .map(|(i, (at, d))| vec![(i + 1).to_string(), format_human_ms(at), format_human_ms(d)])
+        .collect();
+    data_table(
+        &["restart", "at", "after a wait of"],
+        rows,
+        t.restarts_at_ms.len(),
+    )
+}
+
+/// The node's requests per window.
+fn load_table(state: &State) -> Html {
+    let t = &state.shown.timeline;
+    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    let rows = (0..t.node_requests_per_window.len())
+        .take(TABLE_ROWS)
+        .map(|i| {
+            vec![
+                format_human_ms(i as u64 * t.window_ms),
+                t.node_requests_per_window[i].to_string(),
+                at(&t.api.admitted_per_window, i).to_string(),
+                format_human_ms(at(&t.api.max_queue_delay_ms, i)),
+            ]
+        })
+        .collect();
+    data_table(
+        &["10 s window from", "offered", "admitted", "longest wait"],
+        rows,
+        t.node_requests_per_window.len(),
+    )
+}
+
+/// Each scenario's restarts in the KEP's windows.
+fn windows_table(state: &State) -> Html {
+    let series = series_of(state);
+    let reference = kep_window_counts(&state.shown.reference.restarts_at_ms);
+    let counts: Vec<_> = series
+        .iter()
+        .map(|s| kep_window_counts(&s.timeline.restarts_at_ms))
+        .collect();
+    let head: Vec<&str> = ["window", "today's default"]
+        .into_iter()
+        .chain(series.iter().map(|s| s.label))
+        .collect();
+    let rows = (0..KEP_WINDOWS_MS.len())
+        .map(|i| {
+            let from = if i == 0 {
+                0
+            } else {
+                KEP_WINDOWS_MS[i - 1] / 1000
+            };
+            [
+                format!("{from}–{} s", KEP_WINDOWS_MS[i] / 1000),
+                reference[i].to_string(),
+            ]
+            .into_iter()
+            .chain(counts.iter().map(|c| c[i].to_string()))
+            .collect()
+        })
+        .collect();
+    data_table(&head, rows, KEP_WINDOWS_MS.len())
 }
 
 /// Draws one chart on its canvas, and keeps where its plot sits for the readout.
 fn draw_chart(
     canvas: &NodeRef,
-    kind: Kind,
+    chart: OnCanvas,
     state: &State,
     width: u32,
     height: u32,
@@ -298,7 +396,7 @@ fn draw_chart(
         return;
     };
     let area = backend.into_drawing_area();
-    match kind.draw(&area, &chart_data(state, look)) {
+    match (chart.draw)(&area, &chart_data(state, look)) {
         Ok(a) => *axes.borrow_mut() = a,
         Err(e) => web_sys::console::error_1(&format!("drawing a chart: {e}").into()),
     }
@@ -315,11 +413,12 @@ pub fn Chart(p: &ChartProps) -> Html {
     let state = p.state.clone();
     // Charts of pods alone depend on the pod runs, which slider moves that
     // only change the node (pods, spreads, API limits) leave as they are.
-    let data: Vec<usize> = match p.kind {
+    let kind = p.chart.kind;
+    let data: Vec<usize> = match kind {
         Kind::Load => vec![state.shown.ptr()],
         _ => state.runs.iter().map(|r| Rc::as_ptr(r) as usize).collect(),
     };
-    let inputs = Inputs(p.kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
+    let inputs = Inputs(kind, data, (width, height, (dpr * 100.0) as u64), p.dark);
     // Whether the chart is near sight (`NEAR_MARGIN`) and in sight; until
     // the first reports, it is both.
     let near = use_mut_ref(|| true);
@@ -360,7 +459,7 @@ pub fn Chart(p: &ChartProps) -> Html {
         });
     }
     {
-        let (canvas, kind, dark, axes) = (canvas.clone(), p.kind, p.dark, axes.clone());
+        let (canvas, chart, dark, axes) = (canvas.clone(), p.chart, p.dark, axes.clone());
         let (state, near, in_sight) = (state.clone(), near.clone(), in_sight.clone());
         // In sight, drawn at the next animation frame: inputs that arrive
         // within one frame cost one drawing. Near sight, it waits for the
@@ -373,7 +472,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             let draw: Drawing = Rc::new(move || {
                 draw_chart(
                     &canvas,
-                    kind,
+                    chart,
                     &state,
                     width,
                     height,
@@ -398,10 +497,11 @@ pub fn Chart(p: &ChartProps) -> Html {
         });
     }
     let onpointermove = {
-        let (hover, kind, state, axes) = (hover.clone(), p.kind, state.clone(), axes.clone());
+        let (hover, readout, state, axes) =
+            (hover.clone(), p.chart.readout, state.clone(), axes.clone());
         Callback::from(move |e: PointerEvent| {
             let x = axes.borrow().x_at(f64::from(e.offset_x()) * dpr);
-            let text = x.map(|x| readout(kind, &state, x));
+            let text = x.map(|x| readout(&state, x));
             hover.set(text.unwrap_or_default());
         })
     };
@@ -418,15 +518,15 @@ pub fn Chart(p: &ChartProps) -> Html {
         Callback::from(move |_: PointerEvent| hover.set(String::new()))
     };
     html! {
-        <figure class="chart" ref={figure} aria-busy={(p.kind == Kind::Restarts && state.band_pending).then_some("true")}>
-            <canvas id={p.kind.dom_id()} ref={canvas}
+        <figure class="chart" ref={figure} aria-busy={(kind == Kind::Restarts && state.band_pending).then_some("true")}>
+            <canvas id={kind.dom_id()} ref={canvas}
                 width={((f64::from(width) * dpr).round() as u32).to_string()}
                 height={((f64::from(height) * dpr).round() as u32).to_string()}
-                role="img" aria-label={p.kind.alt()} {onpointermove} {onpointerleave}></canvas>
-            <figcaption class="readout" id={format!("{}-readout", p.kind.dom_id())}>{ (*hover).clone() }</figcaption>
+                role="img" aria-label={kind.alt()} {onpointermove} {onpointerleave}></canvas>
+            <figcaption class="readout" id={format!("{}-readout", kind.dom_id())}>{ (*hover).clone() }</figcaption>
             <details class="show-data" ontoggle={ontoggle}>
                 <summary>{"Show data"}</summary>
-                if *open { { table(p.kind, &state) } }
+                if *open { { (p.chart.table)(&state) } }
             </details>
         </figure>
     }

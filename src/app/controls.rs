@@ -5,6 +5,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
+use super::Root;
+
 /// A callback for a form element's events that emits what `read` makes of
 /// the element (an `<input>`, `<select>` or `<textarea>`), and nothing when
 /// it makes nothing of it.
@@ -30,7 +32,7 @@ fn from_input<E: TargetCast + 'static, T: 'static>(
 
 /// In embed mode, the controls the host page asked for (by id); absent in the
 /// full app. Controls not listed, and the panels' headings, hints and buttons
-/// (`Chrome`), are not rendered at all.
+/// (`use_chrome`), are not rendered at all.
 #[derive(Clone, PartialEq)]
 pub struct Embed(pub std::rc::Rc<[String]>);
 
@@ -46,38 +48,14 @@ pub fn use_full_app() -> bool {
     use_context::<Embed>().is_none()
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ChromeProps {
-    #[prop_or_default]
-    pub children: Html,
-}
-
-/// Headings, hints and buttons around the controls: the full app only.
-#[function_component]
-pub fn Chrome(p: &ChromeProps) -> Html {
-    if use_full_app() {
-        p.children.clone()
-    } else {
-        html! {}
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ControlPanelProps {
-    /// The id of the panel's heading (rendered inside `Chrome`).
-    pub labelled_by: AttrValue,
-    #[prop_or_default]
-    pub children: Html,
-}
-
-/// A panel of controls, named by its heading where the heading is shown: an
-/// embed renders no headings, so it points at none.
-#[function_component]
-pub fn ControlPanel(p: &ControlPanelProps) -> Html {
-    let labelled_by = use_full_app().then(|| p.labelled_by.clone());
-    html! {
-        <section class="panel" aria-labelledby={labelled_by}>{ p.children.clone() }</section>
-    }
+/// Whether the panels' headings, hints, buttons and group frames (their
+/// chrome) show: in the full app, not in an embed. Under a root that shows
+/// only embeds (the element's), known when compiling, so that its wasm
+/// holds none of them.
+#[hook]
+pub fn use_chrome<R: Root>() -> bool {
+    let full = use_full_app();
+    !R::EMBED_ONLY && full
 }
 
 /// Exit codes as typed ("1, 2 3"): the ones that parse, in order.

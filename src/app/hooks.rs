@@ -3,6 +3,7 @@
 //! the embed's height.
 
 use super::state::Figures;
+use super::Root;
 use crate::inputs::Theme;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
@@ -203,6 +204,13 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// Whether the theme choice is remembered: on a page that asks, never under
+/// a root that shows only embeds (known when compiling: the element's wasm
+/// holds no storage code).
+fn remembers<R: Root>(asked: bool) -> bool {
+    !R::EMBED_ONLY && asked
+}
+
 /// The theme, set as `data-theme` on `root` (the document's element for a
 /// page, the shadow host for a mounted explorer), and a callback that moves
 /// to the next one. A link's `theme=` wins (a host page's theme for an
@@ -210,7 +218,7 @@ fn storage() -> Option<web_sys::Storage> {
 /// mounted explorer without a theme follows the system, not the reader's
 /// choice on another page.
 #[hook]
-pub fn use_theme(
+pub fn use_theme<R: Root>(
     linked: Option<Theme>,
     remember: bool,
     root: Option<Element>,
@@ -218,7 +226,7 @@ pub fn use_theme(
     let theme = use_state_eq(move || {
         linked
             .or_else(|| {
-                remember
+                remembers::<R>(remember)
                     .then(|| Theme::parse(&storage()?.get_item(THEME_KEY).ok()??))
                     .flatten()
             })
@@ -236,7 +244,7 @@ pub fn use_theme(
         let theme = theme.clone();
         Callback::from(move |_: MouseEvent| {
             let next = theme.next();
-            if let Some(s) = storage().filter(|_| remember) {
+            if let Some(s) = storage().filter(|_| remembers::<R>(remember)) {
                 let _ = s.set_item(THEME_KEY, next.name());
             }
             theme.set(next);

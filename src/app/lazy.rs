@@ -210,9 +210,14 @@ export function load_extras() {
     .then(async (m) => { await m.default(); return m; })
     .catch((e) => { extras = undefined; throw e; });
   return extras;
+}
+export function with_extras(done) {
+  load_extras().then((m) => done(true, m), (e) => done(false, e));
 }")]
 extern "C" {
     fn load_extras() -> js_sys::Promise;
+    /// `load_extras`, calling back `done(true, module)` or `done(false, error)`.
+    fn with_extras(done: &JsValue);
 
     #[derive(Clone)]
     type Extras;
@@ -283,28 +288,46 @@ impl Drop for Fetched {
     }
 }
 
-async fn fetch_and_mount(
+/// Mounts `part` from the second module, fetched first if it has not come
+/// yet, and calls `done` with it or with what failed. Callbacks rather than
+/// a future: the element's wasm, whose one fetch of the module this is,
+/// then carries no future of its own.
+fn fetch_and_mount(
     part: Part,
     root: Element,
     link: String,
     dark: bool,
     on_message: Callback<String>,
-) -> Result<Box<dyn Mounted>, String> {
-    let module = fetched().await.map_err(|e| describe(&e))?;
-    let on_message = Closure::<dyn FnMut(String)>::new(move |m: String| on_message.emit(m));
-    let handle = module
-        .mount_part(
-            part.name(),
-            &root,
-            &link,
-            dark,
-            on_message.as_ref().unchecked_ref(),
-        )
-        .map_err(|e| describe(&e))?;
-    Ok(Box::new(Fetched {
-        handle,
-        _on_message: on_message,
-    }))
+    done: impl FnOnce(Result<Box<dyn Mounted>, String>) + 'static,
+) {
+    let mount = move |module: Extras| -> Result<Box<dyn Mounted>, String> {
+        let on_message = Closure::<dyn FnMut(String)>::new(move |m: String| on_message.emit(m));
+        let handle = module
+            .mount_part(
+                part.name(),
+                &root,
+                &link,
+                dark,
+                on_message.as_ref().unchecked_ref(),
+            )
+            .map_err(|e| describe(&e))?;
+        Ok(Box::new(Fetched {
+            handle,
+            _on_message: on_message,
+        }))
+    };
+    if let Some(m) = FETCHED.with(|f| f.borrow().clone()) {
+        return done(mount(m));
+    }
+    let came = Closure::once_into_js(move |ok: bool, value: JsValue| {
+        if !ok {
+            return done(Err(describe(&value)));
+        }
+        let m: Extras = value.unchecked_into();
+        FETCHED.with(|f| *f.borrow_mut() = Some(m.clone()));
+        done(mount(m));
+    });
+    with_extras(&came);
 }
 
 fn describe(e: &JsValue) -> String {
@@ -351,8 +374,8 @@ pub fn Slot(p: &SlotProps) -> Html {
                     loaded.set(Some(Ok(())));
                 } else {
                     let (slot, alive) = (mounted.clone(), alive.clone());
-                    yew::platform::spawn_local(async move {
-                        let mut m = match fetch_and_mount(part, el, link, dark, on_message).await {
+                    fetch_and_mount(part, el, link, dark, on_message, move |m| {
+                        let mut m = match m {
                             Ok(m) => m,
                             Err(e) => return loaded.set(Some(Err(e))),
                         };

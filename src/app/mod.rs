@@ -19,7 +19,6 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
-use crate::chart::Kind;
 use crate::inputs::{Page, View, FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
 use crate::share::{self, Notice};
 use charts::Chart;
@@ -187,6 +186,57 @@ struct Core {
     job_part_link: std::rc::Rc<String>,
 }
 
+/// An older link's pins written as JSON wait for the second module, which
+/// reads them; the link as first read (the URL follows the state since) is
+/// then read again for what it compares, and what was moved meanwhile
+/// stays. If the module cannot be had, it is read again for its notices,
+/// the pins saying so. Only where pins wait (`Root::PINS_WAIT`): a root
+/// returns here or never, so its hooks keep their order.
+#[hook]
+fn use_json_pins<R: Root>(
+    query: Option<AttrValue>,
+    link: std::rc::Rc<(Page, Vec<Notice>)>,
+    d: UseReducerDispatcher<State>,
+    notices: UseStateHandle<Vec<Notice>>,
+) {
+    if !R::PINS_WAIT {
+        return;
+    }
+    let source = use_memo(query, link_source);
+    use_effect_with(link, move |link| {
+        if link.1.iter().any(|n| n.message.contains(lazy::PIN_WAITS)) {
+            yew::platform::spawn_local(async move {
+                let came = lazy::fetch_for_pins().await;
+                let read: share::JsonPin = if came {
+                    R::JSON_PIN
+                } else {
+                    |_| Err(lazy::PIN_UNREAD.into())
+                };
+                let (page, again) = share::decode_with(&source, read);
+                if came {
+                    d.dispatch(Action::CompareAll(page.inputs.compared));
+                }
+                notices.set(again);
+            });
+        }
+    });
+}
+
+/// The page's URL, kept at the state's link, and an iframe's height,
+/// posted to its host: the full app's. The element's root is always given
+/// its link and owns no URL, so its wasm carries neither hook (1.6 KB
+/// gzip); a root always returns here or never, so its hooks keep their order.
+#[hook]
+fn use_page_owner<R: Root>(query: String, sync: bool, embed: bool, root: NodeRef) {
+    if R::EMBED_ONLY {
+        return;
+    }
+    use_url_sync(query, sync);
+    // Only an iframe's page posts its height: a mounted explorer is in the
+    // host's own document, where the message would reach the host itself.
+    use_embed_height(embed && sync, root);
+}
+
 /// What both roots hold, read as root `R` reads links.
 #[hook]
 fn use_core<R: Root>(props: &AppProps) -> Core {
@@ -226,34 +276,14 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
         let n = link.1.clone();
         use_state(move || n)
     };
-    // An older link's pins written as JSON wait for the second module, which
-    // reads them; the link as first read (the URL follows the state since)
-    // is then read again for what it compares, and what was moved meanwhile
-    // stays. If the module cannot be had, it is read again for its notices,
-    // the pins saying so.
-    let source = use_memo(props.query.clone(), link_source);
-    {
-        let (d, notices) = (state.dispatcher(), notices.clone());
-        use_effect_with(link.clone(), move |link| {
-            if R::PINS_WAIT && link.1.iter().any(|n| n.message.contains(lazy::PIN_WAITS)) {
-                yew::platform::spawn_local(async move {
-                    let came = lazy::fetch_for_pins().await;
-                    let read: share::JsonPin = if came {
-                        json_pin
-                    } else {
-                        |_| Err(lazy::PIN_UNREAD.into())
-                    };
-                    let (page, again) = share::decode_with(&source, read);
-                    if came {
-                        d.dispatch(Action::CompareAll(page.inputs.compared));
-                    }
-                    notices.set(again);
-                });
-            }
-        });
-    }
+    use_json_pins::<R>(
+        props.query.clone(),
+        link.clone(),
+        state.dispatcher(),
+        notices.clone(),
+    );
     let sync = props.query.is_none();
-    let (theme, toggle_theme) = use_theme(link.0.theme, sync, props.theme_root.clone());
+    let (theme, toggle_theme) = use_theme::<R>(link.0.theme, sync, props.theme_root.clone());
     let dark = hooks::use_dark(theme);
     let root = use_node_ref();
     let page = Page {
@@ -269,10 +299,7 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     // The parts in the second wasm get only what they read, so that a
     // slider move does not reach them.
     let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
-    use_url_sync(query.clone(), sync);
-    // Only an iframe's page posts its height: a mounted explorer is in the
-    // host's own document, where the message would reach the host itself.
-    use_embed_height(page.embed && sync, root.clone());
+    use_page_owner::<R>(query.clone(), sync, page.embed, root.clone());
     Core {
         link,
         state,
@@ -315,7 +342,7 @@ impl Core {
 
     /// The embed: the headline, the controls the link names, two charts and
     /// the summary (or the Job view), with a link to the full app.
-    fn embed_view(&self, app_url: Option<&str>) -> Html {
+    fn embed_view<R: Root>(&self, app_url: Option<&str>) -> Html {
         let (state, dark) = (&self.state, self.dark);
         let banner = self.banner(&NodeRef::default());
         let full = link_to(
@@ -345,15 +372,15 @@ impl Core {
                 <div class="layout">
                     <ContextProvider<Embed> context={Embed(self.page.controls.clone().into())}>
                         <div class="controls">
-                            <KubeletPanel state={state.clone()} slice={kubelet_slice(state)} />
-                            <CurvePanel state={state.clone()} slice={curve_slice(state)} />
-                            <WorkloadPanel state={state.clone()} slice={workload_slice(state)} />
-                            <ApiPanel state={state.clone()} slice={api_slice(state)} />
+                            <KubeletPanel<R> state={state.clone()} slice={kubelet_slice(state)} />
+                            <CurvePanel<R> state={state.clone()} slice={curve_slice(state)} />
+                            <WorkloadPanel<R> state={state.clone()} slice={workload_slice(state)} />
+                            <ApiPanel<R> state={state.clone()} slice={api_slice(state)} />
                         </div>
                     </ContextProvider<Embed>>
                     <section class="results" aria-label="Results">
-                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
-                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         { open_full }
                     </section>
@@ -369,7 +396,7 @@ impl Core {
 /// full page (the other panels, the exports, the JS API).
 #[function_component]
 pub fn EmbedApp(props: &AppProps) -> Html {
-    use_core::<EmbedApp>(props).embed_view(props.app_url.as_deref())
+    use_core::<EmbedApp>(props).embed_view::<EmbedApp>(props.app_url.as_deref())
 }
 
 /// What can be mounted as the explorer (`api::mount`): the full app, which
@@ -381,6 +408,8 @@ pub trait Root: BaseComponent<Properties = AppProps> {
     const JSON_PIN: share::JsonPin;
     /// Such a pin waits for the second module (`lazy::json_pin`).
     const PINS_WAIT: bool;
+    /// The stylesheet its shadow roots adopt when mounted (`api::mount`).
+    const STYLESHEET: &'static str;
 }
 
 impl Root for App {
@@ -388,6 +417,7 @@ impl Root for App {
     // Read by the second wasm, fetched when a link has one.
     const JSON_PIN: share::JsonPin = lazy::json_pin;
     const PINS_WAIT: bool = true;
+    const STYLESHEET: &'static str = crate::style::STYLESHEET;
 }
 
 impl Root for EmbedApp {
@@ -396,6 +426,9 @@ impl Root for EmbedApp {
     // is named, and opens in the full app.
     const JSON_PIN: share::JsonPin = share::json_pin_elsewhere;
     const PINS_WAIT: bool = false;
+    // Without the full page's own rules (its header, tabs, pod reader,
+    // exports and audit), which an element never shows.
+    const STYLESHEET: &'static str = crate::style::ELEMENT_STYLESHEET;
 }
 
 #[function_component]
@@ -475,7 +508,7 @@ pub fn App(props: &AppProps) -> Html {
             .inputs
     });
     if core.page.embed {
-        return core.embed_view(app_url);
+        return core.embed_view::<App>(app_url);
     }
     // The link is made on the click (it reads the page's location), not on every render.
     let copy = {
@@ -509,11 +542,11 @@ pub fn App(props: &AppProps) -> Html {
                 <Headline state={state.clone()} />
                 <div class="layout">
                     <div class="controls">
-                        <KubeletPanel state={state.clone()} slice={kubelet_slice(&state)} />
-                        <CurvePanel state={state.clone()} slice={curve_slice(&state)} />
+                        <KubeletPanel<App> state={state.clone()} slice={kubelet_slice(&state)} />
+                        <CurvePanel<App> state={state.clone()} slice={curve_slice(&state)} />
                         <TimingPanel state={state.clone()} slice={timing_slice(&state)} />
-                        <WorkloadPanel state={state.clone()} slice={workload_slice(&state)} />
-                        <ApiPanel state={state.clone()} slice={api_slice(&state)} />
+                        <WorkloadPanel<App> state={state.clone()} slice={workload_slice(&state)} />
+                        <ApiPanel<App> state={state.clone()} slice={api_slice(&state)} />
                         if let Some(msg) = error {
                             <p class="error" role="alert" id="scenario-error">{ msg }</p>
                         }
@@ -524,16 +557,16 @@ pub fn App(props: &AppProps) -> Html {
                                 summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
                         </section>
                         <ComparePanel state={state.clone()} />
-                        <Chart kind={Kind::Restarts} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
                         { gc_note(state.gc_restarts()) }
                         if let Some(m) = state.inputs.marker_ms {
                             <p class="note" id="marker-note">{ format!("The red dashed line marks the diagnosed pod at {} old (its restarts before it are this model's, from the observed crash interval). ", crate::engine::duration::format_human_ms(m)) }
                                 <button type="button" id="clear-marker" onclick={{ let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMarker)) }}>{"Clear the marker"}</button></p>
                         }
                         <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
-                        <Chart kind={Kind::Delays} state={state.clone()} dark={dark} />
-                        <Chart kind={Kind::Load} state={state.clone()} dark={dark} />
-                        <Chart kind={Kind::Windows} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::DELAYS} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
+                        <Chart chart={charts::WINDOWS} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
                         <CompareTable state={state.clone()} />
                         <section class="panel exports" aria-labelledby="h-exports">

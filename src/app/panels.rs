@@ -3,15 +3,14 @@
 
 use yew::prelude::*;
 
-use super::controls::{
-    codes_text, parse_codes, Checkbox, Choice, Chrome, ControlPanel, Slider, TextField,
-};
+use super::controls::{codes_text, parse_codes, use_chrome, Checkbox, Choice, Slider, TextField};
 use super::hooks::use_caught_up;
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, Handle, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS,
     GATES, HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS,
     QPS_STOPS, REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
+use super::Root;
 use crate::chart::PALETTE;
 use crate::engine::audit::{audit, Verdict};
 use crate::engine::config::DEFAULT_MAX_MS;
@@ -129,8 +128,29 @@ fn send_stop(
     })
 }
 
+/// What a feature gate's checkbox says beside it: whether this kubelet has
+/// it, its default, and what it changes.
+fn gate_hint(name: &str, exists: bool, model: Semantics, version: KubeletVersion) -> String {
+    let hint = if !exists {
+        format!("not in kubelet {}", version.name())
+    } else if model == Semantics::Kep {
+        "KEP: alpha, off by default".to_owned()
+    } else {
+        match version.gate_default(name) {
+            Some(true) => format!("{}: on by default (beta)", version.name()),
+            _ => format!("{}: alpha, off by default", version.name()),
+        }
+    };
+    if name == KUBELET_CRASH_LOOP_BACK_OFF_MAX {
+        format!("{hint}; lets the field below set the max")
+    } else {
+        format!("{hint}; initial 1s, max 1m0s")
+    }
+}
+
 #[function_component]
-pub fn KubeletPanel(p: &KubeletProps) -> Html {
+pub fn KubeletPanel<R: Root>(p: &KubeletProps) -> Html {
+    let chrome = use_chrome::<R>();
     let state = &p.state;
     let s = &**state;
     let model = s.inputs.spec.model;
@@ -161,20 +181,11 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
         .map(|e| AttrValue::from(e.to_string()));
     let gates = GATES.iter().map(|&name| {
         let exists = s.gate_exists(name);
-        let hint = if !exists {
-            format!("not in kubelet {}", version.name())
-        } else if model == Semantics::Kep {
-            "KEP: alpha, off by default".to_owned()
+        // Hints are chrome: an embed shows none.
+        let hint = if chrome {
+            gate_hint(name, exists, model, version)
         } else {
-            match version.gate_default(name) {
-                Some(true) => format!("{}: on by default (beta)", version.name()),
-                _ => format!("{}: alpha, off by default", version.name()),
-            }
-        };
-        let hint = if name == KUBELET_CRASH_LOOP_BACK_OFF_MAX {
-            format!("{hint}; lets the field below set the max")
-        } else {
-            format!("{hint}; initial 1s, max 1m0s")
+            String::new()
         };
         let id = if name == KUBELET_CRASH_LOOP_BACK_OFF_MAX {
             "gate-max"
@@ -186,7 +197,7 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
                 onchange={send(state, move |on| Action::Gate(name, on))} hint={hint} />
         }
     });
-    let effective = match (&s.resolved, s.custom()) {
+    let effective = chrome.then(|| match (&s.resolved, s.custom()) {
         (_, true) => {
             let b = s.scenario.backoff();
             html! {
@@ -220,10 +231,10 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
                 <p>{"The kubelet would not start with this configuration (see the message under the field). The charts show the last valid configuration."}</p>
             </div>
         },
-    };
+    });
     html! {
-        <ControlPanel labelled_by="h-kubelet">
-            <Chrome><h2 id="h-kubelet">{"Kubelet configuration"}</h2></Chrome>
+        <section class="panel" aria-labelledby={chrome.then_some("h-kubelet")}>
+            if chrome { <h2 id="h-kubelet">{"Kubelet configuration"}</h2> }
             <Choice id="model" label="Model" selected={if model == Semantics::Kep { "kep" } else { "kubelet" }}
                 options={vec![("kubelet".into(), "as the kubelet does it".into()), ("kep".into(), "as KEP-4603/5593 describe it".into())]}
                 onchange={on_model} />
@@ -235,22 +246,23 @@ pub fn KubeletPanel(p: &KubeletProps) -> Html {
                 value={s.inputs.config.crash_loop_back_off.max_container_restart_period.clone().unwrap_or_default()}
                 placeholder="unset, e.g. 4s or 1m30s"
                 oninput={send(state, Action::MaxContainerRestartPeriod)} error={field_error} />
-            <Chrome>{ effective }</Chrome>
-        </ControlPanel>
+            { for effective }
+        </section>
     }
 }
 
 #[function_component]
-pub fn CurvePanel(p: &CurveProps) -> Html {
+pub fn CurvePanel<R: Root>(p: &CurveProps) -> Html {
+    let chrome = use_chrome::<R>();
     let state = &p.state;
     let b = state.scenario.backoff();
     let custom = state.custom();
     html! {
-        <ControlPanel labelled_by="h-curve">
-            <Chrome>
+        <section class="panel" aria-labelledby={chrome.then_some("h-curve")}>
+            if chrome {
                 <h2 id="h-curve">{"Backoff curve"}</h2>
                 <p class="hint">{"These follow the configuration above; moving one makes a custom what-if."}</p>
-            </Chrome>
+            }
             <Slider id="initial" label="Initial backoff" positions={INITIAL_STOPS_MS.len()}
                 position={nearest_stop(INITIAL_STOPS_MS, b.initial_ms)} display={format_human_ms(b.initial_ms)}
                 onchange={send_stop(state, INITIAL_STOPS_MS, Action::Initial)} inactive={!custom} />
@@ -258,7 +270,7 @@ pub fn CurvePanel(p: &CurveProps) -> Html {
                 position={nearest_stop(MAX_STOPS_MS, b.max_ms)}
                 display={if b.max_ms == DEFAULT_MAX_MS { "5 min (today's cap)".to_owned() } else { format_human_ms(b.max_ms) }}
                 onchange={send_stop(state, MAX_STOPS_MS, Action::Max)} inactive={!custom} />
-        </ControlPanel>
+        </section>
     }
 }
 
@@ -278,7 +290,7 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
         })
     };
     html! {
-        <ControlPanel labelled_by="h-timing">
+        <section class="panel" aria-labelledby="h-timing">
             <h2 id="h-timing">{"Kubelet timing"}</h2>
             <Choice id="requeue" label="When a restart lands after the backoff expires" selected={selected}
                 options={vec![
@@ -297,7 +309,7 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
                 positions={LATENCY_STOPS_MS.len()} position={nearest_stop(LATENCY_STOPS_MS, spec.start_latency_ms)}
                 display={format_human_ms(spec.start_latency_ms)}
                 onchange={send_stop(state, LATENCY_STOPS_MS, Action::Latency)} />
-        </ControlPanel>
+        </section>
     }
 }
 
@@ -382,7 +394,8 @@ fn container_rules(state: &Handle, g: &Group, i: usize, id: &dyn Fn(&str) -> Str
 }
 
 #[function_component]
-pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
+pub fn WorkloadPanel<R: Root>(p: &WorkloadProps) -> Html {
+    let chrome = use_chrome::<R>();
     let state = &p.state;
     let spec = &state.inputs.spec;
     let groups = spec.effective_groups();
@@ -399,12 +412,12 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
             Action::EditGroup(i, GroupEdit::Policy(RestartPolicy::parse(&v).unwrap_or_default()))
         });
         let policy = g.restart_policy.name();
-        let rules = container_rules(state, g, i, &id);
+        let rules = chrome.then(|| container_rules(state, g, i, &id));
         let spread = if g.spread_ms == 0 { "lockstep".to_owned() } else { format!("over {}", format_human_ms(g.spread_ms)) };
         let title = if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() };
         html! {
             <fieldset class="group" id={id("group")}>
-                <Chrome>
+                if chrome {
                     <legend>
                         <span class="swatch-text">{ title }</span>
                         if many {
@@ -412,7 +425,7 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
                                 onclick={send(state, move |_: MouseEvent| Action::RemoveGroup(i))}>{"×"}</button>
                         }
                     </legend>
-                </Chrome>
+                }
                 if many {
                     <TextField id={id("group-name")} label={html! {"Name"}} value={g.name.clone()} placeholder="e.g. batch workers"
                         oninput={send(state, move |v: String| Action::EditGroup(i, GroupEdit::Name(v.chars().take(40).collect())))} />
@@ -432,7 +445,7 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
                         options={vec![("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
                         onchange={on_policy} />
                 </div>
-                <Chrome>{ rules }</Chrome>
+                { for rules }
                 <Slider id={id("spread")} label="Starts" positions={SPREAD_STOPS_MS.len()}
                     position={nearest_stop(SPREAD_STOPS_MS, g.spread_ms)} display={spread}
                     onchange={send_stop(state, SPREAD_STOPS_MS, edit(GroupEdit::Spread))} />
@@ -457,30 +470,31 @@ pub fn WorkloadPanel(p: &WorkloadProps) -> Html {
         Action::ChartGroup(v.parse().unwrap_or(0))
     });
     html! {
-        <ControlPanel labelled_by="h-workload">
-            <Chrome><h2 id="h-workload">{"Workloads on the node"}</h2></Chrome>
+        <section class="panel" aria-labelledby={chrome.then_some("h-workload")}>
+            if chrome { <h2 id="h-workload">{"Workloads on the node"}</h2> }
             { for rows }
             if !state.scenario.warnings().is_empty() {
                 <ul class="warnings" id="group-warnings">{ for state.scenario.warnings().iter().map(|w| html! { <li>{"warning: "}{ w.clone() }</li> }) }</ul>
             }
             if groups.len() < MAX_GROUPS {
-                <Chrome><button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button></Chrome>
+                if chrome { <button type="button" id="add-group" onclick={send(state, |_: MouseEvent| Action::AddGroup)}>{"Add a workload group"}</button> }
             }
             if many {
                 <Choice id="chart-group" label="Restart and wait charts follow" selected={spec.chart_group.to_string()}
                     options={chart_options} onchange={on_chart_group} />
             }
-        </ControlPanel>
+        </section>
     }
 }
 
 #[function_component]
-pub fn ApiPanel(p: &ApiProps) -> Html {
+pub fn ApiPanel<R: Root>(p: &ApiProps) -> Html {
+    let chrome = use_chrome::<R>();
     let state = &p.state;
     let spec = &state.inputs.spec;
     html! {
-        <ControlPanel labelled_by="h-api">
-            <Chrome><h2 id="h-api">{"API server and horizon"}</h2></Chrome>
+        <section class="panel" aria-labelledby={chrome.then_some("h-api")}>
+            if chrome { <h2 id="h-api">{"API server and horizon"}</h2> }
             <Slider id="requests" label="/pods status requests per restart" positions={REQUESTS_STOPS.len()}
                 position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
                 display={spec.requests_per_restart.to_string()}
@@ -494,7 +508,7 @@ pub fn ApiPanel(p: &ApiProps) -> Html {
             <Slider id="horizon" label="Time horizon" positions={HORIZON_STOPS_MS.len()}
                 position={nearest_stop(HORIZON_STOPS_MS, spec.horizon_ms)} display={format_human_ms(spec.horizon_ms)}
                 onchange={send_stop(state, HORIZON_STOPS_MS, Action::Horizon)} />
-        </ControlPanel>
+        </section>
     }
 }
 
