@@ -158,7 +158,7 @@ pub fn json_pin(v: &str) -> Result<ScenarioSpec, String> {
     let keys = if let Some(here) = HERE.with(Cell::get) {
         (here.pin_keys)(v)?
     } else {
-        match FETCHED.with(|f| f.borrow().clone()) {
+        match come() {
             Some(m) => m.pin_keys(v).map_err(|e| describe(&e))?,
             None => return Err(PIN_WAITS.into()),
         }
@@ -245,14 +245,24 @@ extern "C" {
 
 /// The second module, fetched and started once.
 async fn fetched() -> Result<Extras, JsValue> {
-    if let Some(m) = FETCHED.with(|f| f.borrow().clone()) {
+    if let Some(m) = come() {
         return Ok(m);
     }
-    let m: Extras = wasm_bindgen_futures::JsFuture::from(load_extras())
-        .await?
-        .unchecked_into();
+    Ok(keep(
+        wasm_bindgen_futures::JsFuture::from(load_extras()).await?,
+    ))
+}
+
+/// The second module, if it has come.
+fn come() -> Option<Extras> {
+    FETCHED.with(|f| f.borrow().clone())
+}
+
+/// The second module as the loader gave it, kept for every later part.
+fn keep(module: JsValue) -> Extras {
+    let m: Extras = module.unchecked_into();
     FETCHED.with(|f| *f.borrow_mut() = Some(m.clone()));
-    Ok(m)
+    m
 }
 
 /// Starts fetching the second module: a hint that it is about to be needed
@@ -316,16 +326,15 @@ fn fetch_and_mount(
             _on_message: on_message,
         }))
     };
-    if let Some(m) = FETCHED.with(|f| f.borrow().clone()) {
+    if let Some(m) = come() {
         return done(mount(m));
     }
     let came = Closure::once_into_js(move |ok: bool, value: JsValue| {
-        if !ok {
-            return done(Err(describe(&value)));
-        }
-        let m: Extras = value.unchecked_into();
-        FETCHED.with(|f| *f.borrow_mut() = Some(m.clone()));
-        done(mount(m));
+        done(if ok {
+            mount(keep(value))
+        } else {
+            Err(describe(&value))
+        })
     });
     with_extras(&came);
 }

@@ -414,12 +414,11 @@ pub fn WorkloadPanel<R: Root>(p: &WorkloadProps) -> Html {
         let policy = g.restart_policy.name();
         let rules = chrome.then(|| container_rules(state, g, i, &id));
         let spread = if g.spread_ms == 0 { "lockstep".to_owned() } else { format!("over {}", format_human_ms(g.spread_ms)) };
-        let title = if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() };
         html! {
             <fieldset class="group" id={id("group")}>
                 if chrome {
                     <legend>
-                        <span class="swatch-text">{ title }</span>
+                        <span class="swatch-text">{ if g.name.is_empty() { format!("Group {}", i + 1) } else { g.name.clone() } }</span>
                         if many {
                             <button type="button" class="remove" id={id("remove-group")} aria-label={format!("Remove group {}", i + 1)}
                                 onclick={send(state, move |_: MouseEvent| Action::RemoveGroup(i))}>{"×"}</button>
