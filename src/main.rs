@@ -1,8 +1,8 @@
 //! The JS API's module, `crashloop-explorer.js` (Trunk's main entry):
 //! the library's JS exports. The app's own page loads a leaner module
-//! without them (src/bin/page.rs). Natively, a command line: the bare
-//! binary reads a Scenario as JSON on standard input and prints the
-//! exploration; `pod` reads a pod as kubectl prints it and says where each
+//! without them (src/bin/page.rs). Natively, a command line (clap): the
+//! bare binary reads a Scenario as JSON on standard input and prints the
+//! exploration; `pod` and `pods` read what kubectl prints and say where each
 //! container stands on the CrashLoopBackOff curve.
 
 // Loading the module mounts nothing by itself (`start()` mounts the app on
@@ -48,86 +48,113 @@ mod js {
     crashloop_explorer::export_mount!(crashloop_explorer::app::App);
 }
 
+/// The command line (native only): clap reads the arguments.
 #[cfg(not(target_arch = "wasm32"))]
-const HELP: &str = "\
-crashloop-explorer: Kubernetes CrashLoopBackOff, computed
+mod cli {
+    use clap::{Args, Parser, Subcommand};
 
-USAGE:
-    crashloop-explorer < scenario.json
-        Reads a Scenario (JSON) and prints its exploration (JSON).
-    crashloop-explorer pod [--now RFC3339] [--version 1.37] [--config KUBELET_CONFIG_JSON] < pod
-        Reads one pod as `kubectl get pod NAME -o yaml` (or -o json, or a List of
-        pods: the first in CrashLoopBackOff is taken) or `kubectl describe pod NAME`
-        prints it, and prints, per container, the backoff now, the next restart
-        (earliest and latest), the last crash interval and exit code, when a run
-        resets the curve, and what other configurations would do, as JSON (times in
-        RFC 3339, UTC; nextRestartAt is null when no restart is coming).
-    crashloop-explorer figure --link QUERY --chart CHART [--theme light|dark] > fig.svg
-        Draws one chart of the state a link describes (the query string the app
-        writes, e.g. 'v=1.37&m=kep&i=1s') as SVG, through the app's own drawing
-        code: for pages that cannot run the app, for print, and as the fallback
-        inside <crashloop-explorer>. CHART is restarts, waits, load or windows.
-        Any part of the link the app would not use is an error.
-    crashloop-explorer prerender DIR
-        Writes the app's first view into DIR/index.html (a built page with the
-        `<!-- prerender -->` marker): the headline figures, and the restart and
-        load charts as SVG files beside it, light and dark, so that the page
-        shows them before the wasm has run, and without JavaScript. The build
-        runs it (Trunk's post_build hook, scripts/prerender.sh).
-    crashloop-explorer --help
+    #[derive(Parser)]
+    #[command(
+        name = "crashloop-explorer",
+        version,
+        about = "Kubernetes CrashLoopBackOff, computed",
+        long_about = "Kubernetes CrashLoopBackOff, computed.\n\nWithout a command, reads a Scenario (JSON) on standard input and prints its exploration (JSON).",
+        after_help = "EXIT CODES: 0 done, 2 the input or an option is not what it should be."
+    )]
+    pub struct Cli {
+        #[command(subcommand)]
+        pub command: Option<Command>,
+    }
 
-OPTIONS (pod):
-    --now RFC3339        the moment to diagnose at (default: now)
-    --version V          the kubelet's version, 1.31 to 1.37 (default 1.37)
-    --config JSON        the node's KubeletConfiguration parts, e.g.
-                         '{\"featureGates\":{\"KubeletCrashLoopBackOffMax\":true},
-                           \"crashLoopBackOff\":{\"maxContainerRestartPeriod\":\"60s\"}}'
+    #[derive(Subcommand)]
+    pub enum Command {
+        /// Reads one pod as kubectl prints it (YAML, JSON or describe; of
+        /// several, the first in CrashLoopBackOff) on standard input and
+        /// prints, per container, the backoff now, the next restart
+        /// (earliest and latest), the last run and exit code, when a run
+        /// resets the curve, and what other configurations would do (JSON,
+        /// times in RFC 3339 UTC).
+        Pod(Node),
+        /// Reads every pod in any of kubectl's outputs on standard input (a
+        /// Pod or a List in YAML or JSON, whole or in part; describe, whole
+        /// or in part; back-off events; a `kubectl get pods` table) and
+        /// prints each, soonest restart first, with the shape recognised.
+        Pods(Node),
+        /// Draws one chart of the state a link describes (the query string
+        /// the app writes, e.g. 'v=1.37&m=kep&i=1s') as SVG, through the
+        /// app's own drawing code. Any part of the link the app would not
+        /// use is an error.
+        Figure {
+            /// The link's query string.
+            #[arg(long)]
+            link: String,
+            /// restarts, waits, load or windows.
+            #[arg(long)]
+            chart: String,
+            /// light or dark.
+            #[arg(long, default_value = "light")]
+            theme: String,
+        },
+        /// Writes the app's first view into DIR/index.html (a built page
+        /// with the `<!-- prerender -->` marker), and the restart and load
+        /// charts as SVG files beside it: the build's post_build hook.
+        Prerender {
+            /// The built site's directory.
+            dir: std::path::PathBuf,
+        },
+    }
 
-EXIT CODES: 0 done, 2 the input or an option is not what it should be.
-";
+    /// The node a pod runs on, as far as the diagnosis must assume it.
+    #[derive(Args)]
+    pub struct Node {
+        /// The moment to diagnose at, RFC 3339 (default: now; an output
+        /// over an hour old is diagnosed as of its own newest time).
+        #[arg(long)]
+        pub now: Option<String>,
+        /// The kubelet's version, 1.31 to 1.37.
+        #[arg(long, default_value = "1.37")]
+        pub version: String,
+        /// The node's KubeletConfiguration parts as JSON, e.g.
+        /// '{"featureGates":{"KubeletCrashLoopBackOffMax":true},"crashLoopBackOff":{"maxContainerRestartPeriod":"60s"}}'.
+        #[arg(long)]
+        pub config: Option<String>,
+    }
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 use crashloop_explorer::engine::field::quoted;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
+    use clap::Parser;
+    use cli::{Cli, Command};
     use std::io::Read;
     use std::process::ExitCode;
 
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        return out(HELP);
-    }
-    // The figure and the prerender read no standard input.
-    let command = args.first().map(String::as_str);
-    if matches!(command, Some("figure" | "prerender")) {
-        let done = if command == Some("figure") {
-            figure(&args[1..])
-        } else {
-            prerender(&args[1..]).map(|()| String::new())
-        };
-        return match done {
-            Ok(svg) => out(&svg),
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    let mut input = String::new();
-    // One pod is a few KB; read a little over the limit to say so.
-    let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT as u64 + 1;
-    if let Err(e) = std::io::stdin().take(limit * 4).read_to_string(&mut input) {
-        eprintln!("reading standard input: {e}");
-        return ExitCode::FAILURE;
-    }
-    let result = match args.first().map(String::as_str) {
-        None => scenario(&input),
-        Some("pod") => pod(&args[1..], &input),
-        Some(other) => Err(format!("unknown command {}: see --help", quoted(other))),
+    let cli = Cli::parse();
+    let read_input = || -> Result<String, String> {
+        let mut input = String::new();
+        // A little over the limit, to say so.
+        let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT as u64 + 1;
+        std::io::stdin()
+            .take(limit * 4)
+            .read_to_string(&mut input)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(input)
+    };
+    let result = match cli.command {
+        None => read_input().and_then(|i| scenario(&i)).map(|j| format!("{j}\n")),
+        Some(Command::Pod(node)) => read_input()
+            .and_then(|i| pod(&node, &i, false))
+            .map(|j| format!("{j}\n")),
+        Some(Command::Pods(node)) => read_input()
+            .and_then(|i| pod(&node, &i, true))
+            .map(|j| format!("{j}\n")),
+        Some(Command::Figure { link, chart, theme }) => figure(&link, &chart, &theme),
+        Some(Command::Prerender { dir }) => prerender(&dir).map(|()| String::new()),
     };
     match result {
-        Ok(json) => out(&format!("{json}\n")),
+        Ok(text) => out(&text),
         Err(e) => {
             eprintln!("{e}");
             ExitCode::from(2)
@@ -163,33 +190,23 @@ fn scenario(input: &str) -> Result<String, String> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn pod(args: &[String], input: &str) -> Result<String, String> {
+fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
     use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
-    use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
-    use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod};
+    use crashloop_explorer::engine::pod::{diagnose, diagnose_pods, NodeAssumption};
+    use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod, pods_json, read_pods};
     use crashloop_explorer::formats::time::parse_rfc3339;
 
-    let mut now = None;
-    let mut version = KubeletVersion::default();
-    let mut config = KubeletConfig::default();
-    for (flag, value) in flag_values(args)? {
-        match flag {
-            "--now" => now = Some(parse_rfc3339(value)?),
-            "--version" => {
-                version = KubeletVersion::parse(value).ok_or_else(|| {
-                    format!(
-                        "--version {}: not a modelled kubelet version (1.31 to 1.37)",
-                        quoted(value)
-                    )
-                })?
-            }
-            "--config" => {
-                config = serde_json::from_str(value)
-                    .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))?
-            }
-            other => return Err(format!("unknown option {}: see --help", quoted(other))),
-        }
-    }
+    let version = KubeletVersion::parse(&node.version).ok_or_else(|| {
+        format!(
+            "--version {}: not a modelled kubelet version (1.31 to 1.37)",
+            quoted(&node.version)
+        )
+    })?;
+    let mut config: KubeletConfig = match &node.config {
+        Some(c) => serde_json::from_str(c)
+            .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))?,
+        None => KubeletConfig::default(),
+    };
     config.kubelet_version = Some(version);
     let backoff = resolve(&config).map_err(|e| e.to_string())?;
     let label = format!(
@@ -198,60 +215,53 @@ fn pod(args: &[String], input: &str) -> Result<String, String> {
         crashloop_explorer::engine::duration::format_human_ms(backoff.initial_ms),
         crashloop_explorer::engine::duration::format_human_ms(backoff.max_ms)
     );
-    let now = match now {
-        Some(t) => t,
-        None => std::time::SystemTime::now()
+    let chosen = node
+        .now
+        .as_deref()
+        .map(|t| parse_rfc3339(t).map_err(|e| format!("--now: {e}")))
+        .transpose()?;
+    let now = chosen.unwrap_or_else(|| {
+        std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64),
-    };
-    let (pod, mut notes) = parse_pod(input, version)?;
+            .map_or(0, |d| d.as_millis() as i64)
+    });
     let node = NodeAssumption {
         backoff,
         version,
         label,
     };
-    let mut d = diagnose(&pod, &node, now);
-    notes.append(&mut d.notes);
-    d.notes = notes;
-    serde_json::to_string_pretty(&diagnosis_json(&d)).map_err(|e| e.to_string())
+    let json = if every {
+        let read = read_pods(input, version)?;
+        let d = diagnose_pods(&read.pods, &node, now, chosen.is_some());
+        pods_json(read.shape, &d, &read.notes)
+    } else {
+        let (pod, mut notes) = parse_pod(input, version)?;
+        let mut d = diagnose(&pod, &node, now);
+        notes.append(&mut d.notes);
+        d.notes = notes;
+        diagnosis_json(&d)
+    };
+    serde_json::to_string_pretty(&json).map_err(|e| e.to_string())
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn figure(args: &[String]) -> Result<String, String> {
+fn figure(link: &str, chart: &str, theme: &str) -> Result<String, String> {
     use crashloop_explorer::app::charts::figure_of_link;
     use crashloop_explorer::chart::{FontText, Kind, Look};
     use crashloop_explorer::inputs::Theme;
 
-    let (mut link, mut chart, mut dark) = (None, None, false);
-    for (flag, value) in flag_values(args)? {
-        match flag {
-            "--link" => link = Some(value.to_owned()),
-            "--chart" => {
-                chart = Some(Kind::parse(value).ok_or_else(|| {
-                    format!(
-                        "--chart {}: not a chart (restarts, waits, load or windows)",
-                        quoted(value)
-                    )
-                })?)
-            }
-            "--theme" => {
-                dark = match Theme::parse(value) {
-                    Some(Theme::Light) => false,
-                    Some(Theme::Dark) => true,
-                    _ => {
-                        return Err(format!(
-                            "--theme {}: a figure is light or dark",
-                            quoted(value)
-                        ))
-                    }
-                }
-            }
-            other => return Err(format!("unknown option {}: see --help", quoted(other))),
-        }
-    }
-    let chart = chart.ok_or("figure needs --chart (restarts, waits, load or windows)")?;
-    let link = link.ok_or("figure needs --link (a query string, e.g. 'v=1.37&m=kep&i=1s')")?;
-    let (svg, notices) = figure_of_link(&link, chart, Look { scale: 1.0, dark }, &FontText);
+    let chart = Kind::parse(chart).ok_or_else(|| {
+        format!(
+            "--chart {}: not a chart (restarts, waits, load or windows)",
+            quoted(chart)
+        )
+    })?;
+    let dark = match Theme::parse(theme) {
+        Some(Theme::Light) => false,
+        Some(Theme::Dark) => true,
+        _ => return Err(format!("--theme {}: a figure is light or dark", quoted(theme))),
+    };
+    let (svg, notices) = figure_of_link(link, chart, Look { scale: 1.0, dark }, &FontText);
     // A figure in a document must show what its author meant: whatever the
     // app would only warn about is an error here.
     if !notices.is_empty() {
@@ -268,7 +278,7 @@ fn figure(args: &[String]) -> Result<String, String> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn prerender(args: &[String]) -> Result<(), String> {
+fn prerender(dir: &std::path::Path) -> Result<(), String> {
     use crashloop_explorer::app::{charts::chart_data, state::State};
     use crashloop_explorer::chart::{FontText, Kind, Look};
     use crashloop_explorer::export::{
@@ -276,12 +286,7 @@ fn prerender(args: &[String]) -> Result<(), String> {
     };
     use crashloop_explorer::inputs::{FIRST_VISIT_LINK, FIRST_VISIT_SHOWS};
     use crashloop_explorer::style::{integrity, with_integrity};
-    use std::path::Path;
 
-    let [dir] = args else {
-        return Err("prerender needs the built site's directory: prerender DIR".into());
-    };
-    let dir = Path::new(dir);
     let index = dir.join("index.html");
     let page = std::fs::read_to_string(&index)
         .map_err(|e| format!("prerender: reading {}: {e}", index.display()))?;
@@ -343,18 +348,4 @@ fn prerender(args: &[String]) -> Result<(), String> {
     std::fs::write(&style, sheet)
         .map_err(|e| format!("prerender: writing {}: {e}", style.display()))?;
     std::fs::write(&index, out).map_err(|e| format!("prerender: writing {}: {e}", index.display()))
-}
-
-/// `--flag value` pairs, in order; a flag without its value is an error.
-#[cfg(not(target_arch = "wasm32"))]
-fn flag_values(args: &[String]) -> Result<Vec<(&str, &str)>, String> {
-    args.chunks(2)
-        .map(|pair| {
-            // A chunk is never empty.
-            let flag = pair[0].as_str();
-            pair.get(1)
-                .map(|value| (flag, value.as_str()))
-                .ok_or_else(|| format!("{flag} needs a value: see --help"))
-        })
-        .collect()
 }

@@ -50,7 +50,7 @@ fn crash_looping_container_from_json() {
     assert_eq!(app.state, "CrashLoopBackOff");
     assert_eq!(
         (app.restart_count, app.backoff_ms, app.curve_step),
-        (5, Some(160_000), Some(5))
+        (Some(5), Some(160_000), Some(5))
     );
     assert_eq!(
         show(app.next_restart_at).as_deref(),
@@ -126,7 +126,7 @@ fn describe_text() {
     let api = &d.containers[0];
     assert_eq!(
         (api.restart_count, api.backoff_ms, api.message_backoff_ms),
-        (9, Some(300_000), None)
+        (Some(9), Some(300_000), None)
     );
     assert_eq!(
         show(api.next_restart_at).as_deref(),
@@ -183,7 +183,7 @@ fn the_message_wins_and_says_which_configurations_fit() {
     let (d, notes) = run("capped-list.json", "2026-11-20T10:00:30Z");
     assert_eq!(
         notes,
-        ["the list holds 2 pods: showing edge-3 (the first in CrashLoopBackOff, else the first)"]
+        ["the text holds 2 pods: showing edge-3 (the first in CrashLoopBackOff, else the first)"]
     );
     let p = &d.containers[0];
     assert_eq!(p.backoff_ms, Some(60_000));
@@ -222,9 +222,9 @@ fn what_is_not_a_pod_is_named() {
         err("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n")
             .starts_with("this is a Deployment, not a Pod")
     );
-    assert!(err("NAME    READY   STATUS             RESTARTS      AGE\nweb-0   0/1     CrashLoopBackOff   5 (2m ago)    21m\n").contains("`kubectl get pods` table"));
-    assert!(err("hello, world").starts_with("not a pod"));
-    assert!(err(&"x".repeat(10 << 20)).starts_with("the text is 10.0 MB"));
+    assert!(err("NAME    READY   STATUS             RESTARTS      AGE\nweb-0   0/1     CrashLoopBackOff   5 (2m ago)    21m\n").contains("kubectl get pods table has no times"));
+    assert!(err("hello, world").starts_with("this text holds no pod (plain text)"));
+    assert!(err(&"x".repeat(10 << 20)).starts_with("the text is 10240 KB"));
     assert!(err("").starts_with("nothing to read"));
     let pending = r#"{"kind":"Pod","metadata":{"name":"p"},"status":{"phase":"Pending"}}"#;
     assert_eq!(

@@ -18,6 +18,7 @@ pub mod scenario;
 pub mod schedule;
 pub mod simulate;
 pub mod times;
+pub mod waiting;
 
 pub use backoff::{Backoff, ExpiryRule, Ms};
 pub use config::{

@@ -16,6 +16,7 @@ use super::restart_rules::{ContainerRestart, Verdict};
 use super::rng::SplitMix64;
 use super::scenario::{Requeue, RestartPolicy};
 use super::simulate::{gc_time, next_start, MAX_REQUEUE_MS, PERIODIC_RECHECK_MS};
+use super::waiting::{self, Rhythm};
 
 /// Wall-clock milliseconds since the Unix epoch.
 pub type Epoch = i64;
@@ -76,7 +77,8 @@ pub struct ObservedContainer {
     /// The same as the spec spells them, to explore them.
     pub own_policy: Option<RestartPolicy>,
     pub rules: Vec<super::restart_rules::ContainerRestartRule>,
-    pub restart_count: u64,
+    /// `None` where the output does not say (an event line).
+    pub restart_count: Option<u64>,
     pub state: ObservedState,
     pub last_terminated: Option<Terminated>,
 }
@@ -84,8 +86,13 @@ pub struct ObservedContainer {
 /// The pod, as read from kubectl's output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodObservation {
+    /// Empty where the output does not say (a pasted fragment).
     pub name: String,
     pub namespace: String,
+    /// `spec.nodeName` or describe's `Node:`.
+    pub node: Option<String>,
+    /// `status.phase` (with its `reason`), or describe's `Status:`.
+    pub status: Option<String>,
     /// `None` where the output does not say (`kubectl describe`): Always assumed.
     pub restart_policy: Option<RestartPolicy>,
     /// `status.startTime`, else the creation time.
@@ -110,9 +117,12 @@ pub struct Alternative {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerDiagnosis {
+    /// Empty for a `kubectl get pods` row, which sums the pod's containers.
     pub name: String,
     pub kind: ContainerKind,
-    pub restart_count: u64,
+    pub restart_count: Option<u64>,
+    /// Worked out from a summary (a table row): bounds, not the kubelet's times.
+    pub estimated: bool,
     /// `CrashLoopBackOff`, `Running`, `Completed`, `Error`…
     pub state: String,
     /// The wait before the next restart, from the kubelet's message when it
@@ -146,6 +156,8 @@ pub struct ContainerDiagnosis {
 pub struct PodDiagnosis {
     pub pod: String,
     pub namespace: String,
+    pub node: Option<String>,
+    pub status: Option<String>,
     /// How old the pod is at "now".
     pub age_ms: Option<Ms>,
     pub containers: Vec<ContainerDiagnosis>,
@@ -163,8 +175,10 @@ pub struct NodeAssumption {
 /// The wait the kubelet's message states: `back-off 2m40s restarting failed
 /// container=app pod=web-0_default(…)`.
 pub fn message_backoff(message: &str) -> Option<Ms> {
-    let rest = message.split("back-off ").nth(1)?;
-    let word = rest.split_whitespace().next()?;
+    const MARK: &str = "back-off ";
+    // Old events say `Back-off 40s`; lowercasing keeps byte offsets.
+    let at = message.to_ascii_lowercase().find(MARK)? + MARK.len();
+    let word = message[at..].split_whitespace().next()?;
     let ns = parse_go_duration(word).ok()?;
     (ns >= 0).then_some((ns / NANOS_PER_MS) as Ms)
 }
@@ -346,19 +360,37 @@ fn diagnose_container(
         ObservedState::Waiting { message, .. } => message_backoff(message),
         _ => None,
     };
-    let configured = curve_wait(b.initial_ms, b.max_ms, c.restart_count);
+    let restarts_seen = c.restart_count.unwrap_or(0);
+    let waiting_reason = match &c.state {
+        ObservedState::Waiting { reason, .. } => Some(reason.as_str()),
+        _ => None,
+    };
+    let rhythm = waiting_reason.and_then(waiting::rhythm);
+    if let Some((r, meaning)) = rhythm.filter(|(r, _)| *r != Rhythm::CrashLoop) {
+        notes.push(format!("{}: {meaning}", waiting_reason.unwrap_or_default()));
+        if r == Rhythm::ImagePull {
+            notes.push(format!(
+                "the pod's status does not count failed pulls: the next pull is at most {} after the last failed one (the Failed events' count gives the step)",
+                format_go_duration_ms(waiting::IMAGE_BACKOFF_MAX_MS)
+            ));
+        }
+    }
+    let configured = curve_wait(b.initial_ms, b.max_ms, restarts_seen);
     let in_backoff =
         matches!(&c.state, ObservedState::Waiting { reason, .. } if reason == "CrashLoopBackOff");
-    let backoff_ms = message.or((c.restart_count > 0 || in_backoff).then_some(configured));
-    if let Some(m) = message.filter(|&m| m != configured) {
+    let other_rhythm = rhythm.is_some_and(|(r, _)| r != Rhythm::CrashLoop);
+    let backoff_ms = message.or(((restarts_seen > 0 && !other_rhythm) || in_backoff)
+        .then_some(configured)
+        .filter(|_| c.restart_count.is_some()));
+    if let Some(m) = message.filter(|&m| m != configured && c.restart_count.is_some()) {
         notes.push(format!(
             "the kubelet says back-off {} but {} gives {} at restartCount {}: the kubelet's figure is used",
             format_go_duration_ms(m),
             node.label,
             format_go_duration_ms(configured),
-            c.restart_count
+            restarts_seen
         ));
-        notes.extend(fits(m, c.restart_count, b));
+        notes.extend(fits(m, restarts_seen, b));
     }
     let curve_step = backoff_ms.and_then(|w| step_of(b.initial_ms, b.max_ms, w));
     let restarts = verdict.is_some_and(Verdict::restarts);
@@ -423,7 +455,7 @@ fn diagnose_container(
         (Some(done), Some(started), true) => alternatives(node)
             .into_iter()
             .map(|(label, i, m)| {
-                let wait = curve_wait(i.min(m), m, c.restart_count.max(1));
+                let wait = curve_wait(i.min(m), m, restarts_seen.max(1));
                 let (first, n) =
                     restarts_next_hour(i.min(m), m, wait, started, done, run_ms.unwrap_or(0), now);
                 Alternative {
@@ -442,6 +474,7 @@ fn diagnose_container(
         name: c.name.clone(),
         kind: c.kind,
         restart_count: c.restart_count,
+        estimated: false,
         state: state_word(c),
         backoff_ms,
         message_backoff_ms: message,
@@ -476,12 +509,220 @@ pub fn diagnose(pod: &PodObservation, node: &NodeAssumption, now: Epoch) -> PodD
     PodDiagnosis {
         pod: pod.name.clone(),
         namespace: pod.namespace.clone(),
+        node: pod.node.clone(),
+        status: pod.status.clone(),
         age_ms: pod.started_at.map(|s| (now - s).max(0) as Ms),
         containers: pod
             .containers
             .iter()
             .map(|c| diagnose_container(pod, c, node, now))
             .collect(),
+        notes,
+    }
+}
+
+/// One row of `kubectl get pods`: a summary of the pod, without times.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PodRow {
+    pub name: String,
+    pub namespace: Option<String>,
+    /// `-o wide`'s NODE.
+    pub node: Option<String>,
+    /// READY: ready containers of all.
+    pub ready: Option<(u32, u32)>,
+    /// STATUS as kubectl's printer words it (`CrashLoopBackOff`, `Init:0/1`).
+    pub status: String,
+    /// RESTARTS: the pod's containers' restarts, summed by kubectl.
+    pub restarts: u64,
+    /// `16 (102s ago)`: the last restart, before the table was printed.
+    pub last_restart_ago_ms: Option<Ms>,
+    pub age_ms: Option<Ms>,
+}
+
+/// What a table row allows: the step of the curve its restart count implies
+/// (if the curve has not reset since), and, where RESTARTS says how long ago
+/// the last restart was, the window the next restart falls in: the container
+/// exited somewhere between its last restart and the moment the table was
+/// printed (`printed_at`), and waits the curve's delay from that exit, or
+/// less where the backoff GC drops the entry first.
+pub fn diagnose_row(
+    row: &PodRow,
+    node: &NodeAssumption,
+    printed_at: Epoch,
+    now: Epoch,
+) -> PodDiagnosis {
+    let b = &node.backoff;
+    let mut notes = vec![];
+    let init = row.status.starts_with("Init:");
+    let rhythm = waiting::rhythm(&row.status);
+    if let Some((_, meaning)) = rhythm {
+        notes.push(format!("{}: {meaning}", row.status));
+    }
+    let crash_like = rhythm.is_some_and(|(r, _)| r == Rhythm::CrashLoop);
+    let running = row.status == "Running";
+    let wait = (row.restarts > 0 && (crash_like || running))
+        .then(|| curve_wait(b.initial_ms, b.max_ms, row.restarts));
+    if row.restarts == 0 && crash_like && init {
+        notes.push("RESTARTS 0 while an init container loops: kubectl before 1.28 left init containers' restarts out of the count".into());
+    }
+    let last_restart = row
+        .last_restart_ago_ms
+        .map(|ago| printed_at - ago as Epoch);
+    let (mut next, mut latest, mut resets_until) = (None, None, None);
+    match (wait, last_restart) {
+        (Some(wait), Some(l)) if crash_like => {
+            let gc = gc_time(l.max(0) as Ms, b.reset_after_ms) as Epoch;
+            let earliest = (l + wait as Epoch).min(gc);
+            let last = (printed_at + wait as Epoch).min(gc);
+            next = Some(earliest);
+            latest = Some(last + requeue_lag(node.version, wait) as Epoch);
+            resets_until = Some(earliest + b.reset_after_ms as Epoch);
+        }
+        (Some(wait), Some(l)) => {
+            resets_until = Some(l + b.reset_after_ms as Epoch);
+            notes.push(format!(
+                "running: if it exits within {} of its last restart, it waits {} and restarts; later, it restarts at once on a fresh curve",
+                format_go_duration_ms(b.reset_after_ms),
+                format_go_duration_ms(wait)
+            ));
+        }
+        (Some(_), None) => notes.push(
+            "this kubectl prints no \"(… ago)\" after RESTARTS: no window for the next restart".into(),
+        ),
+        _ => {}
+    }
+    if wait.is_some() {
+        notes.push("estimated from a `kubectl get pods` row: RESTARTS sums the pod's containers, and the curve may have started over since (a run over 10 min, a changed container spec, a kubelet restart); `kubectl get pod NAME -o yaml` gives the exact times".into());
+    }
+    let backoff_ms = wait;
+    PodDiagnosis {
+        pod: row.name.clone(),
+        namespace: row.namespace.clone().unwrap_or_default(),
+        node: row.node.clone(),
+        status: Some(row.status.clone()),
+        age_ms: row.age_ms,
+        containers: vec![ContainerDiagnosis {
+            name: String::new(),
+            kind: if init {
+                ContainerKind::Init
+            } else {
+                ContainerKind::Regular
+            },
+            restart_count: Some(row.restarts),
+            estimated: true,
+            state: row.status.clone(),
+            backoff_ms,
+            message_backoff_ms: None,
+            curve_step: backoff_ms.and_then(|w| step_of(b.initial_ms, b.max_ms, w)),
+            next_restart_at: next,
+            next_restart_latest_at: latest,
+            countdown_ms: next.map(|t| t - now),
+            restarts_per_hour: None,
+            run_ms: None,
+            exit_code: None,
+            resets_if_runs_until: resets_until,
+            run_resets_curve: false,
+            verdict: "a table shows no exit code".into(),
+            notes,
+            alternatives: vec![],
+        }],
+        notes: vec![],
+    }
+}
+
+/// A pod as one of kubectl's outputs shows it: whole, or a table's summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PodReading {
+    Observed(PodObservation),
+    Row(PodRow),
+}
+
+/// Text older than this (its newest time against "now") is diagnosed as of
+/// its own moment: a paste from a ticket is hours or months old.
+pub const STALE_AFTER_MS: Ms = 3_600_000;
+
+/// Every pod of a paste, diagnosed at one moment, soonest restart first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodsDiagnosis {
+    pub pods: Vec<PodDiagnosis>,
+    /// The moment diagnosed at: "now", or the output's own newest time.
+    pub as_of: Epoch,
+    /// Whether `as_of` is the output's newest time rather than "now".
+    pub as_of_output: bool,
+    pub notes: Vec<String>,
+}
+
+/// The newest time a pod's output shows.
+pub fn newest_time(pod: &PodObservation) -> Option<Epoch> {
+    let ends = |t: &Terminated| [t.started_at, t.finished_at];
+    pod.containers
+        .iter()
+        .flat_map(|c| {
+            let state = match &c.state {
+                ObservedState::Terminated(t) => ends(t),
+                ObservedState::Running { started_at } => [*started_at, None],
+                _ => [None, None],
+            };
+            state.into_iter().chain(c.last_terminated.iter().flat_map(ends))
+        })
+        .chain([pod.started_at])
+        .flatten()
+        .max()
+}
+
+/// Diagnoses every pod at `now`, or, when the caller did not choose the
+/// moment and the output is stale, as of the output's newest time.
+pub fn diagnose_pods(
+    readings: &[PodReading],
+    node: &NodeAssumption,
+    now: Epoch,
+    now_chosen: bool,
+) -> PodsDiagnosis {
+    let newest = readings
+        .iter()
+        .filter_map(|r| match r {
+            PodReading::Observed(p) => newest_time(p),
+            PodReading::Row(_) => None,
+        })
+        .max();
+    let mut notes = vec![];
+    let stale = newest.filter(|&t| now - t > STALE_AFTER_MS as Epoch);
+    let as_of = match stale {
+        Some(t) if !now_chosen => {
+            notes.push(format!(
+                "the output's newest time is {} before now: diagnosed as of that moment, the output's own; choose a moment to diagnose at another",
+                super::duration::format_human_ms((now - t) as Ms)
+            ));
+            t
+        }
+        Some(t) => {
+            notes.push(format!(
+                "the output's newest time is {} before the moment chosen: what it shows may have moved on since",
+                super::duration::format_human_ms((now - t) as Ms)
+            ));
+            now
+        }
+        None => now,
+    };
+    let mut pods: Vec<PodDiagnosis> = readings
+        .iter()
+        .map(|r| match r {
+            PodReading::Observed(p) => diagnose(p, node, as_of),
+            PodReading::Row(row) => diagnose_row(row, node, as_of, as_of),
+        })
+        .collect();
+    let soonest = |d: &PodDiagnosis| {
+        d.containers
+            .iter()
+            .filter_map(|c| c.next_restart_at)
+            .min()
+            .unwrap_or(Epoch::MAX)
+    };
+    pods.sort_by_key(soonest);
+    PodsDiagnosis {
+        pods,
+        as_of,
+        as_of_output: stale.is_some() && !now_chosen,
         notes,
     }
 }

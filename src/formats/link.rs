@@ -1063,9 +1063,7 @@ pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
     let mut r = Reader::new(json_pin_elsewhere);
     let mut job = JobInputs::default();
     if let Some(v) = &link.manifest {
-        match super::value::from_json(v)
-            .and_then(|j| super::value::from_value::<JobManifest>(j).map_err(|e| e.to_string()))
-        {
+        match serde_json::from_str::<JobManifest>(v) {
             Ok(m) => job.manifest = m,
             Err(e) => r.notice("job", v, format!("not a Job manifest: {e}")),
         }
@@ -1088,9 +1086,7 @@ pub fn job_link(job: &JobInputs) -> JobLink {
     let default = JobInputs::default();
     JobLink {
         manifest: (job.manifest != default.manifest).then(|| {
-            super::value::to_value(&job.manifest)
-                .map(|v| v.to_string())
-                .unwrap_or_default()
+            serde_json::to_string(&job.manifest).unwrap_or_default()
         }),
         script: (job.script != default.script).then(|| job.script.clone()),
         run: (job.run_ms != default.run_ms).then(|| format_go_duration_ms(job.run_ms)),

@@ -4,9 +4,8 @@
 //! never dropped in silence. Fields Kubernetes has but the explorer does not
 //! model (labels, images, resources…) are accepted and left alone.
 
-use super::value::{self, Value};
+use serde_json::Value;
 
-use super::yaml;
 use crate::engine::job::JobManifest;
 
 /// The shape of the fields a Job may carry: a leaf the explorer does not look
@@ -201,10 +200,10 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
         return Err("the manifest is empty".into());
     }
     let (value, format) = if text.trim_start().starts_with('{') {
-        let v = value::from_json(text).map_err(|e| format!("invalid JSON: {e}"))?;
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
         (v, "JSON")
     } else {
-        let v = yaml::parse(text).map_err(|e| format!("invalid YAML: {e}"))?;
+        let v: Value = serde_yaml_ng::from_str(text).map_err(|e| format!("invalid YAML: {e}"))?;
         (v, "YAML")
     };
     let mut unknown = vec![];
@@ -219,13 +218,13 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
                 .join(", ")
         ));
     }
-    value::from_value(value).map_err(|e| format!("invalid {format}: {e}"))
+    serde_json::from_value(value).map_err(|e| format!("invalid {format}: {e}"))
 }
 
 /// The manifest as YAML, as one would `kubectl apply` it.
 pub fn job_manifest_yaml(m: &JobManifest) -> String {
-    match value::to_value(m) {
-        Ok(v) => yaml::to_string(&v),
+    match serde_yaml_ng::to_string(m) {
+        Ok(text) => text,
         Err(e) => format!("# cannot write the manifest: {e}\n"),
     }
 }

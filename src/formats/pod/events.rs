@@ -1,0 +1,109 @@
+//! The kubelet's back-off events, from `kubectl get events` or describe's
+//! `Events:` table. Since 1.27 the kubelet words them `Back-off restarting
+//! failed container X in pod Y_NS(UID)` without the wait
+//! (kubernetes/kubernetes `pkg/kubelet/kuberuntime/kuberuntime_manager.go`
+//! `doBackOff`); older kubelets wrote `Back-off 2m40s restarting failed
+//! container=X pod=Y_NS(UID)`, whose wait is the curve's step.
+
+use super::{Reading, Shape, HOW};
+use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation};
+use crate::engine::restart_rules::ContainerRestart;
+
+const PHRASE: &str = "restarting failed container";
+
+/// Whether a line is a CrashLoopBackOff event.
+pub fn is_backoff(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.contains("back-off") && lower.contains(PHRASE)
+}
+
+/// The event's message: from its `Back-off` on.
+pub fn message_of(line: &str) -> &str {
+    let at = line
+        .find("Back-off")
+        .or_else(|| line.find("back-off"))
+        .unwrap_or(0);
+    line[at..].trim()
+}
+
+fn word_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
+    let rest = &line[line.find(marker)? + marker.len()..];
+    rest.split_whitespace().next()
+}
+
+/// The container an event names: `container X in pod` or `container=X`.
+pub fn container_of(line: &str) -> Option<&str> {
+    word_after(line, "container=").or_else(|| {
+        word_after(line, "failed container ").filter(|w| !w.starts_with("container="))
+    })
+}
+
+/// `NAME_NAMESPACE(UID)` as the kubelet writes a pod, split.
+fn pod_of(line: &str) -> Option<(String, String)> {
+    let full = word_after(line, " in pod ").or_else(|| word_after(line, "pod="))?;
+    let full = full.split('(').next().unwrap_or(full);
+    // Pod names have no `_`; the namespace follows the last one.
+    let (name, ns) = full.rsplit_once('_').unwrap_or((full, ""));
+    Some((name.to_owned(), ns.to_owned()))
+}
+
+/// Each pod's looping containers, as the events show them.
+pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
+    let mut pods: Vec<PodObservation> = vec![];
+    for line in lines.iter().filter(|l| is_backoff(l)) {
+        let (name, namespace) = pod_of(line).unwrap_or_default();
+        let container = container_of(line).unwrap_or("").to_owned();
+        let message = message_of(line).to_owned();
+        let at = match pods.iter().position(|p| p.name == name && p.namespace == namespace) {
+            Some(i) => i,
+            None => {
+                pods.push(PodObservation {
+                    name,
+                    namespace,
+                    node: None,
+                    status: None,
+                    restart_policy: None,
+                    started_at: None,
+                    containers: vec![],
+                    backoff_events: vec![],
+                });
+                pods.len() - 1
+            }
+        };
+        let pod = &mut pods[at];
+        pod.backoff_events.push(line.trim().to_owned());
+        let wait = crate::engine::pod::message_backoff(&message);
+        match pod.containers.iter_mut().find(|c| c.name == container) {
+            // The longest wait seen is the furthest step of the curve.
+            Some(c) => {
+                if let ObservedState::Waiting { message: m, .. } = &mut c.state {
+                    if wait > crate::engine::pod::message_backoff(m) {
+                        *m = message;
+                    }
+                }
+            }
+            None => pod.containers.push(ObservedContainer {
+                name: container,
+                kind: crate::engine::pod::ContainerKind::Regular,
+                restart: ContainerRestart::default(),
+                own_policy: None,
+                rules: vec![],
+                restart_count: None,
+                state: ObservedState::Waiting {
+                    reason: "CrashLoopBackOff".into(),
+                    message,
+                },
+                last_terminated: None,
+            }),
+        }
+    }
+    if pods.is_empty() {
+        return Err(format!("no back-off event in this text: {HOW}"));
+    }
+    let notes = vec!["events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both".to_owned()];
+    Ok((
+        Shape::Events,
+        pods.into_iter().map(Reading::Observed).collect(),
+        notes,
+    ))
+}

@@ -1,0 +1,376 @@
+//! What people paste from kubectl, read into `engine::pod` types: Pods in
+//! YAML or JSON whole or in part (`object`), `kubectl describe pod` whole
+//! or in part (`describe`), back-off events (`events`) and `kubectl get
+//! pods` tables (`table`). One entry, `read_pods`, says which shape it
+//! recognised; whatever is not a pod gets a message saying what it is.
+
+mod describe;
+mod events;
+mod object;
+mod table;
+
+use serde_json::Value;
+
+pub use crate::engine::pod::PodReading as Reading;
+use crate::engine::config::KubeletVersion;
+use crate::engine::pod::{Epoch, PodObservation, PodsDiagnosis};
+pub use table::parse_age;
+
+/// A paste larger than this is not what kubectl prints for a few pods.
+pub const MAX_POD_TEXT: usize = 1 << 20;
+
+const HOW: &str = "paste what `kubectl get pod NAME -o yaml` (or `-o json`), `kubectl describe pod NAME` or `kubectl get pods` prints";
+
+/// The shapes a paste is recognised as, one name table: (shape, name in
+/// JSON, what the reader says it read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Pod,
+    PodList,
+    PodWithoutKind,
+    Status,
+    ContainerStatuses,
+    ContainerStatus,
+    Describe,
+    DescribeContainers,
+    DescribeState,
+    Events,
+    Table,
+}
+
+const SHAPES: [(Shape, &str, &str); 11] = [
+    (Shape::Pod, "pod", "a Pod (YAML or JSON)"),
+    (Shape::PodList, "podList", "a list of Pods (YAML or JSON)"),
+    (Shape::PodWithoutKind, "podWithoutKind", "a Pod without its kind (YAML or JSON)"),
+    (Shape::Status, "status", "a pod's status block"),
+    (Shape::ContainerStatuses, "containerStatuses", "a containerStatuses list"),
+    (Shape::ContainerStatus, "containerStatus", "one container status"),
+    (Shape::Describe, "describe", "kubectl describe pod"),
+    (Shape::DescribeContainers, "describeContainers", "a Containers section of kubectl describe"),
+    (Shape::DescribeState, "describeState", "a State block of kubectl describe"),
+    (Shape::Events, "events", "back-off events"),
+    (Shape::Table, "table", "a kubectl get pods table"),
+];
+
+impl Shape {
+    fn row(self) -> &'static (Shape, &'static str, &'static str) {
+        SHAPES
+            .iter()
+            .find(|(s, _, _)| *s == self)
+            .unwrap_or(&SHAPES[0])
+    }
+    /// Its name in the command line's JSON.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+    /// What the reader says it read.
+    pub fn describe(self) -> &'static str {
+        self.row().2
+    }
+}
+
+/// What a paste held: its shape, its pods, and what the reader assumed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodsRead {
+    pub shape: Shape,
+    pub pods: Vec<Reading>,
+    pub notes: Vec<String>,
+}
+
+/// One pod, as the single-pod views read it, and the reader's notes.
+pub type PodRead = (PodObservation, Vec<String>);
+
+/// A time at or before the 1970 epoch is no time: Go's zero time, and the
+/// epoch that containers failing to start show.
+pub fn real_time(t: Epoch) -> Option<Epoch> {
+    (t > 0).then_some(t)
+}
+
+/// Lines as kubectl printed them: code fences, shell prompts and the
+/// command echoed before its output left out; a common indentation (a
+/// markdown quote, a chat's block) taken off.
+fn clean(text: &str) -> Vec<&str> {
+    let prompt = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("```")
+            || t.starts_with("$ ")
+            || t.starts_with("kubectl ")
+            || t.starts_with("# kubectl")
+            || t.contains("$ kubectl ")
+            || t.contains("➜")
+            || t.contains("# kubectl ")
+    };
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !prompt(l))
+        .collect();
+    let common = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .into_iter()
+        .map(|l| l.get(common..).unwrap_or(l.trim_start()))
+        .collect()
+}
+
+/// YAML documents, read with serde_yaml_ng. Text cut short or followed by
+/// prose is read up to the line before the first error, once or twice.
+fn yaml_values(text: &str) -> Result<(Vec<Value>, Vec<String>), String> {
+    use serde::Deserialize as _;
+    let mut text = text.to_owned();
+    let mut notes = vec![];
+    let mut first_error = None;
+    for _ in 0..3 {
+        let mut docs = vec![];
+        let mut failed = None;
+        for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+            match Value::deserialize(doc) {
+                Ok(Value::Null) => {}
+                Ok(v) => docs.push(v),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        let Some(e) = failed else {
+            return Ok((docs, notes));
+        };
+        let line = e.location().map_or(0, |l| l.line());
+        first_error.get_or_insert_with(|| e.to_string());
+        if line <= 2 {
+            break;
+        }
+        let kept: Vec<&str> = text.lines().take(line - 1).collect();
+        notes.push(format!(
+            "read up to line {} (the text after it is not YAML: {e})",
+            line - 1
+        ));
+        text = kept.join("\n");
+    }
+    Err(first_error.unwrap_or_default())
+}
+
+/// The first JSON value of the text: what follows it (a prompt, prose) is
+/// left with a note.
+fn json_value(text: &str) -> Result<(Value, Vec<String>), String> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(v)) => {
+            let rest = text[values.byte_offset()..].trim();
+            let notes = if rest.is_empty() {
+                vec![]
+            } else {
+                vec!["text after the JSON was left out".to_owned()]
+            };
+            Ok((v, notes))
+        }
+        Some(Err(e)) => Err(e.to_string()),
+        None => Err("no JSON value".into()),
+    }
+}
+
+/// What a text that holds no pod looks like instead.
+fn looks_like_instead(text: &str) -> String {
+    let t = text.trim_start();
+    let first = t.lines().next().unwrap_or("");
+    let kind = if first.starts_with("NAME") && first.contains("TYPE") && first.contains("CLUSTER-IP") {
+        "a `kubectl get services` table"
+    } else if first.starts_with("NAME") && (first.contains("UP-TO-DATE") || first.contains("DESIRED")) {
+        "a table of Deployments or ReplicaSets"
+    } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
+        "a `kubectl get jobs` table"
+    } else if first.starts_with("NAME") && first.contains("ROLES") {
+        "a `kubectl get nodes` table"
+    } else if t.contains("LAST SEEN") || t.contains("LASTSEEN") {
+        "events without a back-off event"
+    } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
+        "a program's log (`kubectl logs`), not the pod's status"
+    } else if first.starts_with("No resources found") {
+        "kubectl's answer that no pods matched"
+    } else {
+        "plain text"
+    };
+    format!("this text holds no pod ({kind}): {HOW}")
+}
+
+/// Reads every pod in what kubectl printed, whatever the shape.
+pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
+    if text.len() > MAX_POD_TEXT {
+        return Err(format!(
+            "the text is {} KB; at most {} KB is read: {HOW}",
+            text.len() / 1024,
+            MAX_POD_TEXT / 1024
+        ));
+    }
+    let lines = clean(text);
+    let cleaned = lines.join("\n");
+    let trimmed = cleaned.trim_start();
+    if trimmed.is_empty() {
+        return Err(format!("nothing to read: {HOW}"));
+    }
+    let done = |(shape, pods, notes): (Shape, Vec<Reading>, Vec<String>)| PodsRead {
+        shape,
+        pods,
+        notes,
+    };
+    if trimmed.starts_with(['{', '[']) {
+        let (v, mut notes) = json_value(trimmed)
+            .map_err(|e| format!("not a pod (not JSON as kubectl prints it: {e}): {HOW}"))?;
+        let (shape, pods) = object::read_value(&v, version)?;
+        notes.retain(|_| true);
+        return Ok(done((shape, pods, notes)));
+    }
+    if describe::looks_like(&lines) {
+        return describe::read(&lines).map(done);
+    }
+    if table::looks_like(&lines) {
+        return table::read(&lines).map(done);
+    }
+    let events_only = lines.iter().any(|l| events::is_backoff(l))
+        && !lines.iter().any(|l| {
+            let t = l.trim_start().trim_start_matches("- ");
+            ["apiVersion:", "kind:", "status:", "state:", "containerStatuses:"]
+                .iter()
+                .any(|k| t.starts_with(k))
+        });
+    if events_only {
+        return events::read(&lines).map(done);
+    }
+    match yaml_values(&cleaned) {
+        Ok((docs, mut notes)) if docs.iter().any(|d| d.is_object() || d.is_array()) => {
+            let docs: Vec<Value> = docs.into_iter().filter(|d| d.is_object() || d.is_array()).collect();
+            if docs.len() == 1 {
+                let (shape, pods) = object::read_value(&docs[0], version)?;
+                return Ok(done((shape, pods, notes)));
+            }
+            // Several documents (`---`): each a pod, a list or a fragment.
+            let mut all = vec![];
+            let mut shape = Shape::PodList;
+            for d in &docs {
+                match object::read_value(d, version) {
+                    Ok((s, mut pods)) => {
+                        shape = if all.is_empty() { s } else { Shape::PodList };
+                        all.append(&mut pods);
+                    }
+                    Err(e) => notes.push(format!("a document left out: {e}")),
+                }
+            }
+            if all.is_empty() {
+                return Err(format!("no document holds a pod: {HOW}"));
+            }
+            Ok(done((shape, all, notes)))
+        }
+        Ok(_) => Err(looks_like_instead(&cleaned)),
+        Err(e) if lines.iter().any(|l| l.contains(": ")) => Err(format!(
+            "not a pod (not YAML as kubectl prints it: {e}): {HOW}"
+        )),
+        Err(_) => Err(looks_like_instead(&cleaned)),
+    }
+}
+
+/// One pod for the single-pod views: the first in CrashLoopBackOff, else the
+/// first; a table row is refused (it has no times).
+pub fn parse_pod(text: &str, version: KubeletVersion) -> Result<PodRead, String> {
+    let read = read_pods(text, version)?;
+    let observed: Vec<&PodObservation> = read
+        .pods
+        .iter()
+        .filter_map(|r| match r {
+            Reading::Observed(p) => Some(p),
+            Reading::Row(_) => None,
+        })
+        .collect();
+    let looping = |p: &&&PodObservation| {
+        p.containers.iter().any(|c| {
+            matches!(&c.state, crate::engine::pod::ObservedState::Waiting { reason, .. } if reason.ends_with("CrashLoopBackOff"))
+        })
+    };
+    let Some(pick) = observed.iter().find(looping).or(observed.first()) else {
+        return Err(format!(
+            "{} has no times: `crashloop-explorer pods` reads it; {HOW}",
+            read.shape.describe()
+        ));
+    };
+    let mut notes = read.notes.clone();
+    if observed.len() > 1 {
+        notes.push(format!(
+            "the text holds {} pods: showing {} (the first in CrashLoopBackOff, else the first)",
+            observed.len(),
+            pick.name
+        ));
+    }
+    Ok(((*pick).clone(), notes))
+}
+
+fn time(t: Option<Epoch>) -> Value {
+    t.map_or(Value::Null, |t| Value::String(super::time::format_rfc3339(t)))
+}
+
+fn text_or_null(s: &str) -> Value {
+    if s.is_empty() {
+        Value::Null
+    } else {
+        Value::String(s.to_owned())
+    }
+}
+
+/// A diagnosis as the command line prints it: times in RFC 3339 (UTC),
+/// `null` where there is none.
+pub fn diagnosis_json(d: &crate::engine::pod::PodDiagnosis) -> Value {
+    let containers: Vec<Value> = d
+        .containers
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "name": text_or_null(&c.name),
+                "kind": c.kind,
+                "restartCount": c.restart_count,
+                "state": c.state,
+                "estimated": c.estimated,
+                "backoffMs": c.backoff_ms,
+                "curveStep": c.curve_step,
+                "nextRestartAt": time(c.next_restart_at),
+                "nextRestartLatestAt": time(c.next_restart_latest_at),
+                "countdownMs": c.countdown_ms,
+                "restartsPerHour": c.restarts_per_hour.map(|r| (r * 100.0).round() / 100.0),
+                "runMs": c.run_ms,
+                "exitCode": c.exit_code,
+                "resetsIfRunsUntil": time(c.resets_if_runs_until),
+                "verdict": c.verdict,
+                "notes": c.notes,
+                "alternatives": c.alternatives.iter().map(|a| serde_json::json!({
+                    "label": a.label,
+                    "initialMs": a.initial_ms,
+                    "maxMs": a.max_ms,
+                    "backoffMs": a.backoff_ms,
+                    "nextRestartAt": time(a.next_restart_at),
+                    "restartsNextHour": a.restarts_next_hour,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "pod": text_or_null(&d.pod),
+        "namespace": text_or_null(&d.namespace),
+        "node": d.node,
+        "status": d.status,
+        "containers": containers,
+        "notes": d.notes,
+    })
+}
+
+/// Every pod of a paste as `crashloop-explorer pods` prints them.
+pub fn pods_json(shape: Shape, d: &PodsDiagnosis, notes: &[String]) -> Value {
+    serde_json::json!({
+        "shape": shape.name(),
+        "asOf": time(Some(d.as_of)),
+        "asOfOutput": d.as_of_output,
+        "pods": d.pods.iter().map(diagnosis_json).collect::<Vec<_>>(),
+        "notes": notes.iter().chain(&d.notes).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,321 @@
+//! Pods in kubectl's YAML or JSON (`-o yaml`, `-o json`), whole or in
+//! part: a Pod (with or without `kind`), a `List`/`PodList`, a `status:`
+//! block, a `containerStatuses:` list or one container status. Field names
+//! follow the core/v1 Pod API.
+
+use serde_json::Value;
+
+use super::{Reading, Shape, HOW};
+use crate::engine::config::KubeletVersion;
+use crate::engine::field::FieldError;
+use crate::engine::pod::{
+    ContainerKind, Epoch, ObservedContainer, ObservedState, PodObservation, Terminated,
+};
+use crate::engine::restart_rules::{ContainerRestart, ContainerRestartRule};
+use crate::engine::scenario::RestartPolicy;
+use crate::formats::time::parse_rfc3339;
+
+fn kind_of(v: &Value) -> &str {
+    v.get("kind").and_then(Value::as_str).unwrap_or("")
+}
+
+/// A container status: a name and a state or a restart count.
+fn is_container_status(v: &Value) -> bool {
+    v.is_object()
+        && (v.get("state").is_some() || v.get("lastState").is_some())
+        && (v.get("name").is_some() || v.get("restartCount").is_some())
+}
+
+/// A Pod without its `kind`: another tool's output, or a copy cut short.
+fn is_pod_like(v: &Value) -> bool {
+    v.is_object()
+        && (v.get("spec").and_then(|s| s.get("containers")).is_some()
+            || v.get("status")
+                .and_then(|s| s.get("containerStatuses"))
+                .is_some()
+            || (v.get("metadata").is_some() && v.get("status").is_some()))
+}
+
+/// A pod's `status` (the block's contents).
+fn is_status(v: &Value) -> bool {
+    v.is_object()
+        && ["containerStatuses", "initContainerStatuses", "phase"]
+            .iter()
+            .any(|k| v.get(k).is_some())
+}
+
+/// Every pod in a value that is one of the shapes kubectl prints.
+pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Reading>), String> {
+    let pods = |items: &[&Value]| -> Result<Vec<Reading>, String> {
+        items
+            .iter()
+            .map(|i| parse_pod_object(i, version).map(Reading::Observed))
+            .collect()
+    };
+    match kind_of(v) {
+        "Pod" => return Ok((Shape::Pod, pods(&[v])?)),
+        "List" | "PodList" => {
+            let items: Vec<&Value> = v
+                .get("items")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter(|i| kind_of(i) == "Pod" || (kind_of(i).is_empty() && is_pod_like(i)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if items.is_empty() {
+                let other = v
+                    .get("items")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.first())
+                    .map(kind_of)
+                    .filter(|k| !k.is_empty());
+                return Err(match other {
+                    Some(k) => format!("the list holds {k}s, not Pods: {HOW}"),
+                    None => format!("the list holds no pods: {HOW}"),
+                });
+            }
+            return Ok((Shape::PodList, pods(&items)?));
+        }
+        "" => {}
+        other => {
+            return Err(format!(
+                "this is a {other}, not a Pod: run `kubectl get pods -l …` or `kubectl get pod NAME -o yaml` for its pods"
+            ))
+        }
+    }
+    if let Some(items) = v.as_array() {
+        if !items.is_empty() && items.iter().all(is_container_status) {
+            let status = serde_json::json!({ "containerStatuses": items });
+            return Ok((Shape::ContainerStatuses, pods(&[&wrap_status(status)])?));
+        }
+        let found: Vec<&Value> = items.iter().filter(|i| kind_of(i) == "Pod" || is_pod_like(i)).collect();
+        if !found.is_empty() {
+            return Ok((Shape::PodList, pods(&found)?));
+        }
+        return Err(format!("a list of neither pods nor container statuses: {HOW}"));
+    }
+    if is_pod_like(v) {
+        return Ok((Shape::PodWithoutKind, pods(&[v])?));
+    }
+    if let Some(s) = v.get("status").filter(|s| is_status(s)) {
+        return Ok((Shape::Status, pods(&[&wrap_status(s.clone())])?));
+    }
+    if is_status(v) {
+        return Ok((Shape::Status, pods(&[&wrap_status(v.clone())])?));
+    }
+    for (list, _) in LISTS {
+        if let Some(items) = v.get(list).and_then(Value::as_array) {
+            let status = serde_json::json!({ list: items });
+            return Ok((Shape::ContainerStatuses, pods(&[&wrap_status(status)])?));
+        }
+    }
+    if is_container_status(v) {
+        let status = serde_json::json!({ "containerStatuses": [v] });
+        return Ok((Shape::ContainerStatus, pods(&[&wrap_status(status)])?));
+    }
+    if v.is_object() {
+        Err(format!("this has no `kind` and no pod's fields (status, containerStatuses, state): {HOW}"))
+    } else {
+        Err(format!("not a pod: {HOW}"))
+    }
+}
+
+/// A status block as a Pod without metadata, so one reader reads both.
+fn wrap_status(status: Value) -> Value {
+    serde_json::json!({ "status": status })
+}
+
+/// The status lists and the spec lists beside them.
+const LISTS: [(&str, &str); 2] = [
+    ("initContainerStatuses", "initContainers"),
+    ("containerStatuses", "containers"),
+];
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(v, |v, k| v.get(k))?.as_str()
+}
+
+/// An optional RFC 3339 timestamp at `field`: absent is fine, malformed is not.
+fn time_at(v: &Value, key: &str, field: &str) -> Result<Option<Epoch>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => parse_rfc3339(s)
+            .map(super::real_time)
+            .map_err(|e| format!("{field}.{key}: {e}")),
+        Some(other) => Err(format!("{field}.{key}: {other} is not a timestamp")),
+    }
+}
+
+fn terminated(v: Option<&Value>, field: &str) -> Result<Option<Terminated>, String> {
+    let Some(t) = v.and_then(|s| s.get("terminated")) else {
+        return Ok(None);
+    };
+    let field = format!("{field}.terminated");
+    let exit_code = match t.get("exitCode") {
+        Some(c) => c
+            .as_i64()
+            .and_then(|c| i32::try_from(c).ok())
+            .ok_or_else(|| format!("{field}.exitCode: {c} is not an int32 exit code"))?,
+        None => return Err(format!("{field}.exitCode is missing")),
+    };
+    Ok(Some(Terminated {
+        exit_code,
+        reason: t
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        started_at: time_at(t, "startedAt", &field)?,
+        finished_at: time_at(t, "finishedAt", &field)?,
+    }))
+}
+
+fn state(v: Option<&Value>, field: &str) -> Result<ObservedState, String> {
+    let Some(s) = v else {
+        return Ok(ObservedState::Unknown);
+    };
+    if let Some(w) = s.get("waiting") {
+        let text = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        return Ok(ObservedState::Waiting {
+            reason: text("reason"),
+            message: text("message"),
+        });
+    }
+    if let Some(r) = s.get("running") {
+        return Ok(ObservedState::Running {
+            started_at: time_at(r, "startedAt", &format!("{field}.running"))?,
+        });
+    }
+    Ok(terminated(Some(s), field)?.map_or(ObservedState::Unknown, ObservedState::Terminated))
+}
+
+/// A container's spec, by name: its own restartPolicy and rules.
+fn container_spec<'a>(spec: &'a Value, list: &str, name: &str) -> Option<(usize, &'a Value)> {
+    spec.get(list)?
+        .as_array()?
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.get("name").and_then(Value::as_str) == Some(name))
+}
+
+fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation, String> {
+    let name = str_at(v, &["metadata", "name"]).unwrap_or("").to_owned();
+    // A Pod printed by kubectl always has its namespace; a fragment has none.
+    let namespace = str_at(v, &["metadata", "namespace"])
+        .unwrap_or(if v.get("metadata").is_some() { "default" } else { "" })
+        .to_owned();
+    let node = str_at(v, &["spec", "nodeName"]).map(str::to_owned);
+    let status_word = str_at(v, &["status", "reason"])
+        .or(str_at(v, &["status", "phase"]))
+        .map(str::to_owned);
+    let spec = v.get("spec").cloned().unwrap_or(Value::Null);
+    let restart_policy = match spec.get("restartPolicy").and_then(Value::as_str) {
+        None => None,
+        Some(p) => Some(RestartPolicy::parse(p).ok_or_else(|| {
+            format!(
+                "spec.restartPolicy: {} is not Always, OnFailure or Never",
+                crate::engine::field::quoted(p)
+            )
+        })?),
+    };
+    let status = v.get("status").cloned().unwrap_or(Value::Null);
+    let started_at = match time_at(&status, "startTime", "status")? {
+        Some(t) => Some(t),
+        None => v
+            .get("metadata")
+            .map(|m| time_at(m, "creationTimestamp", "metadata"))
+            .transpose()?
+            .flatten(),
+    };
+    let mut containers = vec![];
+    let mut errors: Vec<FieldError> = vec![];
+    for (list, spec_list) in LISTS {
+        let init = list == "initContainerStatuses";
+        let Some(statuses) = status.get(list).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, s) in statuses.iter().enumerate() {
+            let field = format!("status.{list}[{i}]");
+            let cname = s
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let restart_count = match s.get("restartCount") {
+                None => None,
+                Some(n) => Some(n
+                    .as_u64()
+                    .filter(|&n| n <= i32::MAX as u64)
+                    .ok_or_else(|| {
+                        format!(
+                            "{field}.restartCount: {n} is not the API's restartCount (an int32)"
+                        )
+                    })?),
+            };
+            let found = container_spec(&spec, spec_list, &cname);
+            let own_policy = found
+                .and_then(|(_, c)| c.get("restartPolicy"))
+                .and_then(Value::as_str);
+            let rules: Vec<ContainerRestartRule> =
+                match found.and_then(|(_, c)| c.get("restartPolicyRules")) {
+                    None => vec![],
+                    Some(r) => serde_json::from_value(r.clone()).map_err(|e| {
+                        format!(
+                            "spec.{spec_list}[{}].restartPolicyRules: {e}",
+                            found.map_or(0, |f| f.0)
+                        )
+                    })?,
+                };
+            let kind = match (init, own_policy) {
+                (true, Some("Always")) => ContainerKind::Sidecar,
+                (true, _) => ContainerKind::Init,
+                (false, _) => ContainerKind::Regular,
+            };
+            // A sidecar's Always is what makes it one, not a restart rule.
+            let (restart, _) = if kind == ContainerKind::Sidecar {
+                (ContainerRestart::default(), vec![])
+            } else {
+                ContainerRestart::validate(
+                    &format!("spec.{spec_list}[{}]", found.map_or(0, |f| f.0)),
+                    own_policy,
+                    &rules,
+                    version,
+                    &mut errors,
+                )
+            };
+            containers.push(ObservedContainer {
+                name: cname,
+                kind,
+                restart,
+                own_policy: own_policy.and_then(RestartPolicy::parse),
+                rules,
+                restart_count,
+                state: state(s.get("state"), &format!("{field}.state"))?,
+                last_terminated: terminated(s.get("lastState"), &format!("{field}.lastState"))?,
+            });
+        }
+    }
+    if let Some(e) = errors.first() {
+        return Err(e.to_string());
+    }
+    if containers.is_empty() {
+        let phase = str_at(v, &["status", "phase"]).unwrap_or("unknown");
+        return Err(format!(
+            "pod {} has no container statuses yet (phase {phase}): nothing has run to restart",
+            if name.is_empty() { "(unnamed)" } else { &name }
+        ));
+    }
+    Ok(PodObservation {
+        name,
+        namespace,
+        node,
+        status: status_word,
+        restart_policy,
+        started_at,
+        containers,
+        backoff_events: vec![],
+    })
+}
+
