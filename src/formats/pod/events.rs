@@ -97,6 +97,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             }),
         }
     }
+    // An event that names neither pod nor container adds nothing beside one that does.
+    if pods.iter().any(|p| !p.name.is_empty()) {
+        pods.retain(|p| !p.name.is_empty() || p.containers.iter().any(|c| !c.name.is_empty()));
+    }
     if pods.is_empty() {
         return Err(format!("no back-off event in this text: {HOW}"));
     }

@@ -92,17 +92,35 @@ pub fn real_time(t: Epoch) -> Option<Epoch> {
 fn clean(text: &str) -> Vec<&str> {
     let prompt = |l: &str| {
         let t = l.trim_start();
+        let command = ["kubectl", "k get ", "k describe ", "oc get ", "oc describe "]
+            .iter()
+            .any(|c| t.contains(c));
         t.starts_with("```")
             || t.starts_with("$ ")
-            || t.starts_with("kubectl ")
-            || t.starts_with("# kubectl")
-            || t.contains("$ kubectl ")
-            || t.contains("➜")
-            || t.contains("# kubectl ")
+            || t.contains('➜')
+            || (command
+                && (t.starts_with(['$', '#', '[', '|', '>', '%'])
+                    || t.starts_with("kubectl ")
+                    || t.starts_with("k ")
+                    || t.contains("$ ")
+                    || t.contains("# ")))
     };
+    // A markdown quote (`> ` before every line) is taken off first.
+    let quoted = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| l.trim_start().starts_with('>'));
+    fn unquote(l: &str, quoted: bool) -> &str {
+        if quoted {
+            let t = l.trim_start().trim_start_matches('>');
+            t.strip_prefix(' ').unwrap_or(t)
+        } else {
+            l
+        }
+    }
     let lines: Vec<&str> = text
         .lines()
-        .map(|l| l.trim_end_matches('\r'))
+        .map(|l| unquote(l.trim_end_matches('\r'), quoted))
         .filter(|l| !prompt(l))
         .collect();
     let common = lines
@@ -186,7 +204,13 @@ fn looks_like_instead(text: &str) -> String {
         "a `kubectl get jobs` table"
     } else if first.starts_with("NAME") && first.contains("ROLES") {
         "a `kubectl get nodes` table"
-    } else if t.contains("LAST SEEN") || t.contains("LASTSEEN") {
+    } else if t.contains("LAST SEEN")
+        || t.contains("LASTSEEN")
+        || t.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("Warning ") || l.starts_with("Normal ")
+        })
+    {
         "events without a back-off event"
     } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
         "a program's log (`kubectl logs`), not the pod's status"
@@ -245,7 +269,13 @@ pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String
         Ok((docs, mut notes)) if docs.iter().any(|d| d.is_object() || d.is_array()) => {
             let docs: Vec<Value> = docs.into_iter().filter(|d| d.is_object() || d.is_array()).collect();
             if docs.len() == 1 {
-                let (shape, pods) = object::read_value(&docs[0], version)?;
+                let (shape, pods) = object::read_value(&docs[0], version).map_err(|e| {
+                    if object::has_pod_keys(&docs[0]) {
+                        e
+                    } else {
+                        looks_like_instead(&cleaned)
+                    }
+                })?;
                 return Ok(done((shape, pods, notes)));
             }
             // Several documents (`---`): each a pod, a list or a fragment.

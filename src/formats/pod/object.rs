@@ -36,6 +36,19 @@ fn is_pod_like(v: &Value) -> bool {
             || (v.get("metadata").is_some() && v.get("status").is_some()))
 }
 
+/// Whether a value has any key a Pod or a piece of one has.
+pub fn has_pod_keys(v: &Value) -> bool {
+    const KEYS: [&str; 9] = [
+        "apiVersion", "kind", "metadata", "spec", "status", "containerStatuses",
+        "initContainerStatuses", "state", "items",
+    ];
+    match v {
+        Value::Object(m) => KEYS.iter().any(|k| m.contains_key(*k)),
+        Value::Array(a) => a.iter().any(has_pod_keys),
+        _ => false,
+    }
+}
+
 /// A pod's `status` (the block's contents).
 fn is_status(v: &Value) -> bool {
     v.is_object()
