@@ -143,7 +143,9 @@ fn main() -> std::process::ExitCode {
         Ok(input)
     };
     let result = match cli.command {
-        None => read_input().and_then(|i| scenario(&i)).map(|j| format!("{j}\n")),
+        None => read_input()
+            .and_then(|i| scenario(&i))
+            .map(|j| format!("{j}\n")),
         Some(Command::Pod(node)) => read_input()
             .and_then(|i| pod(&node, &i, false))
             .map(|j| format!("{j}\n")),
@@ -259,7 +261,12 @@ fn figure(link: &str, chart: &str, theme: &str) -> Result<String, String> {
     let dark = match Theme::parse(theme) {
         Some(Theme::Light) => false,
         Some(Theme::Dark) => true,
-        _ => return Err(format!("--theme {}: a figure is light or dark", quoted(theme))),
+        _ => {
+            return Err(format!(
+                "--theme {}: a figure is light or dark",
+                quoted(theme)
+            ))
+        }
     };
     let (svg, notices) = figure_of_link(link, chart, Look { scale: 1.0, dark }, &FontText);
     // A figure in a document must show what its author meant: whatever the

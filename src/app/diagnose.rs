@@ -16,11 +16,12 @@ use super::state::PodGroup;
 use crate::engine::config::{resolve, KubeletConfig, KubeletVersion, Semantics};
 use crate::engine::duration::format_human_ms;
 use crate::engine::pod::{
-    diagnose, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer, PodObservation,
+    diagnose_pods, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer,
+    PodObservation, PodReading,
 };
 use crate::engine::scenario::{ExitKind, Group, EXIT_CODE_RANGE, RUN_RANGE_MS};
 use crate::engine::Ms;
-use crate::formats::pod::{parse_pod, PodRead};
+use crate::formats::pod::{read_pods, PodsRead};
 use crate::formats::time::{format_rfc3339, parse_rfc3339};
 
 #[derive(Properties, PartialEq)]
@@ -87,18 +88,20 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     let pasted_at = use_state(|| None::<i64>);
     let now_text = use_state(String::new);
     let tick = use_state(|| 0u64);
-    let read: Rc<Result<Rc<PodRead>, String>> = {
+    // Which pod of a paste of several is shown in full (its rank).
+    let selected = use_state(|| 0usize);
+    let read: Rc<Result<Rc<PodsRead>, String>> = {
         let version = p.version;
         use_memo(((*text).clone(), version), |(t, v)| {
             if t.trim().is_empty() {
                 Err(String::new())
             } else {
-                parse_pod(t, *v).map(Rc::new)
+                read_pods(t, *v).map(Rc::new)
             }
         })
     };
     // The last good reading stays while the text is wrong.
-    let last_good = use_mut_ref(|| None::<Rc<PodRead>>);
+    let last_good = use_mut_ref(|| None::<Rc<PodsRead>>);
     if let Ok(r) = &*read {
         *last_good.borrow_mut() = Some(r.clone());
     }
@@ -123,12 +126,31 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         backoff,
         version: p.version,
     });
-    let diagnosis = match (&shown, &node) {
-        (Some(r), Ok(node)) => Some(diagnose(&r.0, node, now)),
+    let all = match (&shown, &node) {
+        (Some(r), Ok(node)) => Some(diagnose_pods(&r.pods, node, now, typed_now.is_some())),
+        _ => None,
+    };
+    let rank = all
+        .as_ref()
+        .map_or(0, |a| (*selected).min(a.pods.len().saturating_sub(1)));
+    // The diagnosis moment: "now", or the output's own when it is stale.
+    let now = all.as_ref().map_or(now, |a| a.as_of);
+    let diagnosis = all.as_ref().and_then(|a| a.pods.get(rank).cloned());
+    let observed_pod: Option<PodObservation> = match (&shown, &all) {
+        (Some(r), Some(a)) => {
+            a.order
+                .get(rank)
+                .and_then(|&i| r.pods.get(i))
+                .and_then(|p| match p {
+                    PodReading::Observed(p) => Some(p.clone()),
+                    PodReading::Row(_) => None,
+                })
+        }
         _ => None,
     };
     // A live countdown while a restart is coming and "now" is the clock.
     let live = typed_now.is_none()
+        && !all.as_ref().is_some_and(|a| a.as_of_output)
         && diagnosis
             .as_ref()
             .is_some_and(|d| d.containers.iter().any(|c| c.next_restart_at.is_some()));
@@ -140,8 +162,9 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         });
     }
     let set_text = {
-        let (text, pasted_at) = (text.clone(), pasted_at.clone());
+        let (text, pasted_at, selected) = (text.clone(), pasted_at.clone(), selected.clone());
         move |t: String| {
+            selected.set(0);
             pasted_at.set(Some(clock_ms()));
             text.set(t);
         }
@@ -203,16 +226,16 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         now
     };
     let body = diagnosis.map(|d| {
-        let read = shown.clone();
+        let read = observed_pod.clone();
         let containers = d.containers.iter().enumerate().map(|(i, c)| {
-            let observed = read.as_ref().and_then(|r| r.0.containers.get(i)).cloned();
+            let observed = read.as_ref().and_then(|r| r.containers.get(i)).cloned();
             let explore_button = observed.filter(|_| c.run_ms.is_some()).map(|o| {
                 let (on_explore, pod) = (p.on_explore.clone(), read.clone());
                 let (cd, age) = (c.clone(), d.age_ms);
                 html! {
                     <button type="button" id={format!("pod-explore-{i}")} onclick={Callback::from(move |_: MouseEvent| {
                         if let Some(r) = &pod {
-                            on_explore.emit(explore(&r.0, &o, &cd, age));
+                            on_explore.emit(explore(r, &o, &cd, age));
                         }
                     })}>{ format!("Explore {} in the charts", c.name) }</button>
                 }
@@ -220,10 +243,10 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
             html! {
                 <div class="pod-container" id={format!("pod-c-{i}")}>
-                    <h3>{ format!("{} ", c.name) }<small>{ c.kind.name() }</small></h3>
+                    <h3>{ if c.name.is_empty() { "the pod's containers, summed ".to_owned() } else { format!("{} ", c.name) } }<small>{ if c.estimated { "estimated from a table row" } else { c.kind.name() } }</small></h3>
                     <dl class="counters">
                         <dt>{"state"}</dt><dd id={format!("pod-state-{i}")}>{ c.state.clone() }</dd>
-                        <dt>{"restartCount"}</dt><dd>{ c.restart_count }</dd>
+                        <dt>{"restartCount"}</dt><dd>{ c.restart_count.map_or("not shown".to_owned(), |n| n.to_string()) }</dd>
                         <dt>{"backoff now"}</dt><dd id={format!("pod-backoff-{i}")}>{
                             c.backoff_ms.map_or("—".to_owned(), |b| format!("{}{step}{}", format_human_ms(b),
                                 if c.message_backoff_ms.is_some() { ", from the kubelet's message" } else { ", from the configuration" }))
@@ -271,10 +294,51 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                 </div>
             }
         });
-        let reader_notes = read.as_ref().map(|r| r.1.clone()).unwrap_or_default();
+        let reader_notes: Vec<String> = shown
+            .as_ref()
+            .map(|r| r.notes.clone())
+            .into_iter()
+            .flatten()
+            .chain(all.as_ref().map(|a| a.notes.clone()).into_iter().flatten())
+            .collect();
+        let shape = shown.as_ref().map(|r| r.shape.describe()).unwrap_or_default();
+        let ranking = all.as_ref().filter(|a| a.pods.len() > 1).map(|a| {
+            let rows = a.pods.iter().enumerate().map(|(i, p)| {
+                let next = p.containers.iter().filter_map(|c| c.next_restart_at).min();
+                let restarts: u64 = p.containers.iter().filter_map(|c| c.restart_count).sum();
+                let status = p.status.clone().unwrap_or_else(|| {
+                    p.containers.iter().map(|c| c.state.clone()).collect::<Vec<_>>().join(", ")
+                });
+                let select = {
+                    let selected = selected.clone();
+                    Callback::from(move |_: MouseEvent| selected.set(i))
+                };
+                html! {
+                    <tr aria-current={(i == rank).then_some("true")}>
+                        <td>{ i + 1 }</td>
+                        <td><code>{ if p.pod.is_empty() { "(unnamed)".to_owned() } else { p.pod.clone() } }</code></td>
+                        <td>{ status }</td>
+                        <td>{ restarts }</td>
+                        <td>{ next.map_or("—".to_owned(), format_rfc3339) }</td>
+                        <td><button type="button" id={format!("pod-pick-{i}")} onclick={select}>{"Diagnose"}</button></td>
+                    </tr>
+                }
+            });
+            html! {
+                <div class="table-scroll">
+                    <table id="pod-ranking">
+                        <caption>{ format!("{} pods, soonest restart first", a.pods.len()) }</caption>
+                        <thead><tr><th>{"#"}</th><th>{"pod"}</th><th>{"status"}</th><th>{"restarts"}</th><th>{"next restart"}</th><th></th></tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+            }
+        });
         html! {
             <div id="pod-result">
-                <p>{ format!("Pod {}/{}", d.namespace, d.pod) }
+                <p id="pod-shape">{ format!("Read as {shape}.") }</p>
+                { for ranking }
+                <p>{ format!("Pod {}/{}", if d.namespace.is_empty() { "?" } else { &d.namespace }, if d.pod.is_empty() { "(unnamed)" } else { &d.pod }) }
                     { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_human_ms(a))) }
                     { format!(", at {}", format_rfc3339(now)) }</p>
                 if !(reader_notes.is_empty() && d.notes.is_empty()) {
@@ -288,8 +352,8 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     // summary, and fetches this (the second wasm) when it is first opened.
     html! {
         <>
-            <p class="hint">{"Paste what "}<code>{"kubectl get pod NAME -o yaml"}</code>{" (or "}<code>{"-o json"}</code>{") or "}
-                <code>{"kubectl describe pod NAME"}</code>{" prints, or drop the file here. The text stays in this page: it is never sent anywhere and never written into the link."}</p>
+            <p class="hint">{"Paste what "}<code>{"kubectl get pod NAME -o yaml"}</code>{" (or "}<code>{"-o json"}</code>{"), "}
+                <code>{"kubectl describe pod NAME"}</code>{", "}<code>{"kubectl get pods"}</code>{" or "}<code>{"kubectl get events"}</code>{" prints, whole or in part, or drop the file here. The text stays in this page: it is never sent anywhere and never written into the link."}</p>
             <div ondrop={on_drop} ondragover={on_dragover}>
                 <TextArea id="pod-text" label="kubectl output" value={(*text).clone()} rows={8} oninput={on_text}
                     error={error.map(AttrValue::from)} />

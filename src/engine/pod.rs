@@ -565,9 +565,7 @@ pub fn diagnose_row(
     if row.restarts == 0 && crash_like && init {
         notes.push("RESTARTS 0 while an init container loops: kubectl before 1.28 left init containers' restarts out of the count".into());
     }
-    let last_restart = row
-        .last_restart_ago_ms
-        .map(|ago| printed_at - ago as Epoch);
+    let last_restart = row.last_restart_ago_ms.map(|ago| printed_at - ago as Epoch);
     let (mut next, mut latest, mut resets_until) = (None, None, None);
     match (wait, last_restart) {
         (Some(wait), Some(l)) if crash_like => {
@@ -587,7 +585,8 @@ pub fn diagnose_row(
             ));
         }
         (Some(_), None) => notes.push(
-            "this kubectl prints no \"(… ago)\" after RESTARTS: no window for the next restart".into(),
+            "this kubectl prints no \"(… ago)\" after RESTARTS: no window for the next restart"
+                .into(),
         ),
         _ => {}
     }
@@ -645,6 +644,8 @@ pub const STALE_AFTER_MS: Ms = 3_600_000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct PodsDiagnosis {
     pub pods: Vec<PodDiagnosis>,
+    /// For each of `pods`, the index of its reading.
+    pub order: Vec<usize>,
     /// The moment diagnosed at: "now", or the output's own newest time.
     pub as_of: Epoch,
     /// Whether `as_of` is the output's newest time rather than "now".
@@ -663,7 +664,9 @@ pub fn newest_time(pod: &PodObservation) -> Option<Epoch> {
                 ObservedState::Running { started_at } => [*started_at, None],
                 _ => [None, None],
             };
-            state.into_iter().chain(c.last_terminated.iter().flat_map(ends))
+            state
+                .into_iter()
+                .chain(c.last_terminated.iter().flat_map(ends))
         })
         .chain([pod.started_at])
         .flatten()
@@ -704,12 +707,13 @@ pub fn diagnose_pods(
         }
         None => now,
     };
-    let mut pods: Vec<PodDiagnosis> = readings
+    let mut ranked: Vec<(usize, PodDiagnosis)> = readings
         .iter()
         .map(|r| match r {
             PodReading::Observed(p) => diagnose(p, node, as_of),
             PodReading::Row(row) => diagnose_row(row, node, as_of, as_of),
         })
+        .enumerate()
         .collect();
     let soonest = |d: &PodDiagnosis| {
         d.containers
@@ -718,9 +722,11 @@ pub fn diagnose_pods(
             .min()
             .unwrap_or(Epoch::MAX)
     };
-    pods.sort_by_key(soonest);
+    ranked.sort_by_key(|(_, d)| soonest(d));
+    let (order, pods) = ranked.into_iter().unzip();
     PodsDiagnosis {
         pods,
+        order,
         as_of,
         as_of_output: stale.is_some() && !now_chosen,
         notes,

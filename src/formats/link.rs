@@ -1085,9 +1085,8 @@ pub fn job_inputs(link: &JobLink) -> (JobInputs, Vec<Notice>) {
 pub fn job_link(job: &JobInputs) -> JobLink {
     let default = JobInputs::default();
     JobLink {
-        manifest: (job.manifest != default.manifest).then(|| {
-            serde_json::to_string(&job.manifest).unwrap_or_default()
-        }),
+        manifest: (job.manifest != default.manifest)
+            .then(|| serde_json::to_string(&job.manifest).unwrap_or_default()),
         script: (job.script != default.script).then(|| job.script.clone()),
         run: (job.run_ms != default.run_ms).then(|| format_go_duration_ms(job.run_ms)),
     }

@@ -131,7 +131,10 @@ fn is_container_name(key: &str) -> bool {
         && key
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
-        && key.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && key
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric())
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -148,7 +151,9 @@ enum Block {
     State,
     Last,
     /// Under `Environment:` (`env`), `Args:`, `Mounts:`…
-    List { env: bool },
+    List {
+        env: bool,
+    },
 }
 
 fn new_container(name: &str, kind: ContainerKind) -> ObservedContainer {
@@ -219,7 +224,15 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             POD_KEYS.contains(k)
                 && if lost_indentation {
                     !matches!(section, Section::Containers(_))
-                        || matches!(*k, "Containers" | "Init Containers" | "Conditions" | "Volumes" | "Events" | "QoS Class")
+                        || matches!(
+                            *k,
+                            "Containers"
+                                | "Init Containers"
+                                | "Conditions"
+                                | "Volumes"
+                                | "Events"
+                                | "QoS Class"
+                        )
                         || (*k == "Name" && !in_list)
                 } else {
                     indent == 0
@@ -266,7 +279,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 "Status" if !v.is_empty() => pod.status = Some(v.to_owned()),
                 "Start Time" => match time(v) {
                     Some(t) => pod.started_at = t,
-                    None if !v.is_empty() => notes.push(format!("Start Time: {v:?} is not a time kubectl prints; left out")),
+                    None if !v.is_empty() => notes.push(format!(
+                        "Start Time: {v:?} is not a time kubectl prints; left out"
+                    )),
                     None => {}
                 },
                 _ => {}
@@ -284,7 +299,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         }
         let Some((k, v)) = kv else { continue };
         // A state block with no container line above it: a fragment.
-        let state_key = matches!(k, "State" | "Last State" | "Last Termination State" | "Restart Count");
+        let state_key = matches!(
+            k,
+            "State" | "Last State" | "Last Termination State" | "Restart Count"
+        );
         if !matches!(section, Section::Containers(_)) {
             if !state_key {
                 continue;
@@ -294,7 +312,8 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 pods.push(new_pod());
             }
             let pod = pods.last_mut().expect("pushed above");
-            pod.containers.push(new_container("", ContainerKind::Regular));
+            pod.containers
+                .push(new_container("", ContainerKind::Regular));
             field_indent = Some(indent);
         }
         let Section::Containers(kind) = section else {
@@ -307,7 +326,15 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         let known = CONTAINER_KEYS.contains(&k)
             || matches!(
                 k,
-                "State" | "Last State" | "Last Termination State" | "Reason" | "Message" | "Exit Code" | "Signal" | "Started" | "Finished"
+                "State"
+                    | "Last State"
+                    | "Last Termination State"
+                    | "Reason"
+                    | "Message"
+                    | "Exit Code"
+                    | "Signal"
+                    | "Started"
+                    | "Finished"
             );
         let shallower = field_indent.is_some_and(|f| indent < f);
         let opens_container = v.is_empty()
@@ -331,7 +358,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             continue;
         }
         let c = pod.containers.last_mut().expect("checked above");
-        let sub = matches!(k, "Reason" | "Message" | "Exit Code" | "Signal" | "Started" | "Finished");
+        let sub = matches!(
+            k,
+            "Reason" | "Message" | "Exit Code" | "Signal" | "Started" | "Finished"
+        );
         if !sub {
             field_indent.get_or_insert(indent);
         }
@@ -394,12 +424,18 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 };
                 let when = || match time(v) {
                     Some(t) => Ok(t),
-                    None => Err(format!("{} {k}: {v:?} is not a time kubectl prints; left out", c.name)),
+                    None => Err(format!(
+                        "{} {k}: {v:?} is not a time kubectl prints; left out",
+                        c.name
+                    )),
                 };
                 match (k, target) {
                     ("Exit Code", Some(t)) => match v.parse() {
                         Ok(code) => t.exit_code = code,
-                        Err(_) => notes.push(format!("{} Exit Code: {v:?} is not an exit code; left out", c.name)),
+                        Err(_) => notes.push(format!(
+                            "{} Exit Code: {v:?} is not an exit code; left out",
+                            c.name
+                        )),
                     },
                     ("Reason", Some(t)) => t.reason = v.to_owned(),
                     ("Started", Some(t)) => match when() {
@@ -432,7 +468,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     }
     pods.retain(|p| !p.containers.is_empty() || !p.name.is_empty());
     if pods.is_empty() {
-        return Err(format!("no container in this describe text: {}", super::HOW));
+        return Err(format!(
+            "no container in this describe text: {}",
+            super::HOW
+        ));
     }
     for p in &pods {
         if p.containers.is_empty() {
@@ -450,7 +489,11 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     } else {
         Shape::DescribeState
     };
-    Ok((shape, pods.into_iter().map(Reading::Observed).collect(), notes))
+    Ok((
+        shape,
+        pods.into_iter().map(Reading::Observed).collect(),
+        notes,
+    ))
 }
 
 /// Old kubelets wrote the wait into the event (`Back-off 2m40s restarting

@@ -33,9 +33,8 @@ fn word_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
 
 /// The container an event names: `container X in pod` or `container=X`.
 pub fn container_of(line: &str) -> Option<&str> {
-    word_after(line, "container=").or_else(|| {
-        word_after(line, "failed container ").filter(|w| !w.starts_with("container="))
-    })
+    word_after(line, "container=")
+        .or_else(|| word_after(line, "failed container ").filter(|w| !w.starts_with("container=")))
 }
 
 /// `NAME_NAMESPACE(UID)` as the kubelet writes a pod, split.
@@ -54,7 +53,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         let (name, namespace) = pod_of(line).unwrap_or_default();
         let container = container_of(line).unwrap_or("").to_owned();
         let message = message_of(line).to_owned();
-        let at = match pods.iter().position(|p| p.name == name && p.namespace == namespace) {
+        let at = match pods
+            .iter()
+            .position(|p| p.name == name && p.namespace == namespace)
+        {
             Some(i) => i,
             None => {
                 pods.push(PodObservation {
@@ -104,7 +106,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     if pods.is_empty() {
         return Err(format!("no back-off event in this text: {HOW}"));
     }
-    let notes = vec!["events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both".to_owned()];
+    let notes = vec![
+        "events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both"
+            .to_owned(),
+    ];
     Ok((
         Shape::Events,
         pods.into_iter().map(Reading::Observed).collect(),

@@ -11,8 +11,8 @@ mod table;
 
 use serde_json::Value;
 
-pub use crate::engine::pod::PodReading as Reading;
 use crate::engine::config::KubeletVersion;
+pub use crate::engine::pod::PodReading as Reading;
 use crate::engine::pod::{Epoch, PodObservation, PodsDiagnosis};
 pub use table::parse_age;
 
@@ -41,13 +41,33 @@ pub enum Shape {
 const SHAPES: [(Shape, &str, &str); 11] = [
     (Shape::Pod, "pod", "a Pod (YAML or JSON)"),
     (Shape::PodList, "podList", "a list of Pods (YAML or JSON)"),
-    (Shape::PodWithoutKind, "podWithoutKind", "a Pod without its kind (YAML or JSON)"),
+    (
+        Shape::PodWithoutKind,
+        "podWithoutKind",
+        "a Pod without its kind (YAML or JSON)",
+    ),
     (Shape::Status, "status", "a pod's status block"),
-    (Shape::ContainerStatuses, "containerStatuses", "a containerStatuses list"),
-    (Shape::ContainerStatus, "containerStatus", "one container status"),
+    (
+        Shape::ContainerStatuses,
+        "containerStatuses",
+        "a containerStatuses list",
+    ),
+    (
+        Shape::ContainerStatus,
+        "containerStatus",
+        "one container status",
+    ),
     (Shape::Describe, "describe", "kubectl describe pod"),
-    (Shape::DescribeContainers, "describeContainers", "a Containers section of kubectl describe"),
-    (Shape::DescribeState, "describeState", "a State block of kubectl describe"),
+    (
+        Shape::DescribeContainers,
+        "describeContainers",
+        "a Containers section of kubectl describe",
+    ),
+    (
+        Shape::DescribeState,
+        "describeState",
+        "a State block of kubectl describe",
+    ),
     (Shape::Events, "events", "back-off events"),
     (Shape::Table, "table", "a kubectl get pods table"),
 ];
@@ -92,9 +112,15 @@ pub fn real_time(t: Epoch) -> Option<Epoch> {
 fn clean(text: &str) -> Vec<&str> {
     let prompt = |l: &str| {
         let t = l.trim_start();
-        let command = ["kubectl", "k get ", "k describe ", "oc get ", "oc describe "]
-            .iter()
-            .any(|c| t.contains(c));
+        let command = [
+            "kubectl",
+            "k get ",
+            "k describe ",
+            "oc get ",
+            "oc describe ",
+        ]
+        .iter()
+        .any(|c| t.contains(c));
         t.starts_with("```")
             || t.starts_with("$ ")
             || t.contains('➜')
@@ -196,29 +222,32 @@ fn json_value(text: &str) -> Result<(Value, Vec<String>), String> {
 fn looks_like_instead(text: &str) -> String {
     let t = text.trim_start();
     let first = t.lines().next().unwrap_or("");
-    let kind = if first.starts_with("NAME") && first.contains("TYPE") && first.contains("CLUSTER-IP") {
-        "a `kubectl get services` table"
-    } else if first.starts_with("NAME") && (first.contains("UP-TO-DATE") || first.contains("DESIRED")) {
-        "a table of Deployments or ReplicaSets"
-    } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
-        "a `kubectl get jobs` table"
-    } else if first.starts_with("NAME") && first.contains("ROLES") {
-        "a `kubectl get nodes` table"
-    } else if t.contains("LAST SEEN")
-        || t.contains("LASTSEEN")
-        || t.lines().any(|l| {
-            let l = l.trim_start();
-            l.starts_with("Warning ") || l.starts_with("Normal ")
-        })
-    {
-        "events without a back-off event"
-    } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
-        "a program's log (`kubectl logs`), not the pod's status"
-    } else if first.starts_with("No resources found") {
-        "kubectl's answer that no pods matched"
-    } else {
-        "plain text"
-    };
+    let kind =
+        if first.starts_with("NAME") && first.contains("TYPE") && first.contains("CLUSTER-IP") {
+            "a `kubectl get services` table"
+        } else if first.starts_with("NAME")
+            && (first.contains("UP-TO-DATE") || first.contains("DESIRED"))
+        {
+            "a table of Deployments or ReplicaSets"
+        } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
+            "a `kubectl get jobs` table"
+        } else if first.starts_with("NAME") && first.contains("ROLES") {
+            "a `kubectl get nodes` table"
+        } else if t.contains("LAST SEEN")
+            || t.contains("LASTSEEN")
+            || t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("Warning ") || l.starts_with("Normal ")
+            })
+        {
+            "events without a back-off event"
+        } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
+            "a program's log (`kubectl logs`), not the pod's status"
+        } else if first.starts_with("No resources found") {
+            "kubectl's answer that no pods matched"
+        } else {
+            "plain text"
+        };
     format!("this text holds no pod ({kind}): {HOW}")
 }
 
@@ -237,11 +266,8 @@ pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String
     if trimmed.is_empty() {
         return Err(format!("nothing to read: {HOW}"));
     }
-    let done = |(shape, pods, notes): (Shape, Vec<Reading>, Vec<String>)| PodsRead {
-        shape,
-        pods,
-        notes,
-    };
+    let done =
+        |(shape, pods, notes): (Shape, Vec<Reading>, Vec<String>)| PodsRead { shape, pods, notes };
     if trimmed.starts_with(['{', '[']) {
         let (v, mut notes) = json_value(trimmed)
             .map_err(|e| format!("not a pod (not JSON as kubectl prints it: {e}): {HOW}"))?;
@@ -258,16 +284,25 @@ pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String
     let events_only = lines.iter().any(|l| events::is_backoff(l))
         && !lines.iter().any(|l| {
             let t = l.trim_start().trim_start_matches("- ");
-            ["apiVersion:", "kind:", "status:", "state:", "containerStatuses:"]
-                .iter()
-                .any(|k| t.starts_with(k))
+            [
+                "apiVersion:",
+                "kind:",
+                "status:",
+                "state:",
+                "containerStatuses:",
+            ]
+            .iter()
+            .any(|k| t.starts_with(k))
         });
     if events_only {
         return events::read(&lines).map(done);
     }
     match yaml_values(&cleaned) {
         Ok((docs, mut notes)) if docs.iter().any(|d| d.is_object() || d.is_array()) => {
-            let docs: Vec<Value> = docs.into_iter().filter(|d| d.is_object() || d.is_array()).collect();
+            let docs: Vec<Value> = docs
+                .into_iter()
+                .filter(|d| d.is_object() || d.is_array())
+                .collect();
             if docs.len() == 1 {
                 let (shape, pods) = object::read_value(&docs[0], version).map_err(|e| {
                     if object::has_pod_keys(&docs[0]) {
@@ -338,7 +373,9 @@ pub fn parse_pod(text: &str, version: KubeletVersion) -> Result<PodRead, String>
 }
 
 fn time(t: Option<Epoch>) -> Value {
-    t.map_or(Value::Null, |t| Value::String(super::time::format_rfc3339(t)))
+    t.map_or(Value::Null, |t| {
+        Value::String(super::time::format_rfc3339(t))
+    })
 }
 
 fn text_or_null(s: &str) -> Value {

@@ -39,8 +39,15 @@ fn is_pod_like(v: &Value) -> bool {
 /// Whether a value has any key a Pod or a piece of one has.
 pub fn has_pod_keys(v: &Value) -> bool {
     const KEYS: [&str; 9] = [
-        "apiVersion", "kind", "metadata", "spec", "status", "containerStatuses",
-        "initContainerStatuses", "state", "items",
+        "apiVersion",
+        "kind",
+        "metadata",
+        "spec",
+        "status",
+        "containerStatuses",
+        "initContainerStatuses",
+        "state",
+        "items",
     ];
     match v {
         Value::Object(m) => KEYS.iter().any(|k| m.contains_key(*k)),
@@ -103,11 +110,16 @@ pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Read
             let status = serde_json::json!({ "containerStatuses": items });
             return Ok((Shape::ContainerStatuses, pods(&[&wrap_status(status)])?));
         }
-        let found: Vec<&Value> = items.iter().filter(|i| kind_of(i) == "Pod" || is_pod_like(i)).collect();
+        let found: Vec<&Value> = items
+            .iter()
+            .filter(|i| kind_of(i) == "Pod" || is_pod_like(i))
+            .collect();
         if !found.is_empty() {
             return Ok((Shape::PodList, pods(&found)?));
         }
-        return Err(format!("a list of neither pods nor container statuses: {HOW}"));
+        return Err(format!(
+            "a list of neither pods nor container statuses: {HOW}"
+        ));
     }
     if is_pod_like(v) {
         return Ok((Shape::PodWithoutKind, pods(&[v])?));
@@ -129,7 +141,9 @@ pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Read
         return Ok((Shape::ContainerStatus, pods(&[&wrap_status(status)])?));
     }
     if v.is_object() {
-        Err(format!("this has no `kind` and no pod's fields (status, containerStatuses, state): {HOW}"))
+        Err(format!(
+            "this has no `kind` and no pod's fields (status, containerStatuses, state): {HOW}"
+        ))
     } else {
         Err(format!("not a pod: {HOW}"))
     }
@@ -217,7 +231,11 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
     let name = str_at(v, &["metadata", "name"]).unwrap_or("").to_owned();
     // A Pod printed by kubectl always has its namespace; a fragment has none.
     let namespace = str_at(v, &["metadata", "namespace"])
-        .unwrap_or(if v.get("metadata").is_some() { "default" } else { "" })
+        .unwrap_or(if v.get("metadata").is_some() {
+            "default"
+        } else {
+            ""
+        })
         .to_owned();
     let node = str_at(v, &["spec", "nodeName"]).map(str::to_owned);
     let status_word = str_at(v, &["status", "reason"])
@@ -256,17 +274,17 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
-            let restart_count = match s.get("restartCount") {
-                None => None,
-                Some(n) => Some(n
-                    .as_u64()
-                    .filter(|&n| n <= i32::MAX as u64)
-                    .ok_or_else(|| {
-                        format!(
+            let restart_count =
+                match s.get("restartCount") {
+                    None => None,
+                    Some(n) => Some(n.as_u64().filter(|&n| n <= i32::MAX as u64).ok_or_else(
+                        || {
+                            format!(
                             "{field}.restartCount: {n} is not the API's restartCount (an int32)"
                         )
-                    })?),
-            };
+                        },
+                    )?),
+                };
             let found = container_spec(&spec, spec_list, &cname);
             let own_policy = found
                 .and_then(|(_, c)| c.get("restartPolicy"))
@@ -331,4 +349,3 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
         backoff_events: vec![],
     })
 }
-

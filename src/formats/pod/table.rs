@@ -77,11 +77,17 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
     let mut ago = None;
     if let Some(word) = t.get(j).and_then(|w| w.strip_prefix('(')) {
         ago = parse_age(word);
-        j += if t.get(j + 1).is_some_and(|w| w.starts_with("ago")) { 2 } else { 1 };
+        j += if t.get(j + 1).is_some_and(|w| w.starts_with("ago")) {
+            2
+        } else {
+            1
+        };
     }
     let age = t.get(j).and_then(|w| parse_age(w));
     let node = if columns.node && age.is_some() {
-        t.get(j + 2).filter(|n| **n != "<none>").map(|n| n.to_string())
+        t.get(j + 2)
+            .filter(|n| **n != "<none>")
+            .map(|n| n.to_string())
     } else {
         None
     };
@@ -100,7 +106,10 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
 /// Whether the text reads as a table: a header, or rows.
 pub fn looks_like(lines: &[&str]) -> bool {
     let yaml_like = lines.iter().filter(|l| l.contains(": ")).count();
-    let rows = lines.iter().filter(|l| row(l, Columns::default()).is_some()).count();
+    let rows = lines
+        .iter()
+        .filter(|l| row(l, Columns::default()).is_some())
+        .count();
     lines.iter().any(|l| header(l).is_some()) || (rows > 0 && rows * 2 >= yaml_like)
 }
 
@@ -123,7 +132,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         // A row the terminal wrapped: its end on the next line.
         if found.is_none() {
             if let Some(next) = lines.get(n + 1) {
-                for joined in [format!("{line} {next}"), format!("{line}{}", next.trim_start())] {
+                for joined in [
+                    format!("{line} {next}"),
+                    format!("{line}{}", next.trim_start()),
+                ] {
                     if let Some(r) = row(&joined, columns).filter(|r| r.age_ms.is_some()) {
                         found = Some(r);
                         skip_next = true;
@@ -146,8 +158,11 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     if rows.is_empty() {
         return Err("a `kubectl get pods` table with no pod rows: paste the rows too".into());
     }
-    notes.push(
-        "a table has no clock: it is taken as printed at the moment of the diagnosis".into(),
-    );
-    Ok((Shape::Table, rows.into_iter().map(Reading::Row).collect(), notes))
+    notes
+        .push("a table has no clock: it is taken as printed at the moment of the diagnosis".into());
+    Ok((
+        Shape::Table,
+        rows.into_iter().map(Reading::Row).collect(),
+        notes,
+    ))
 }

@@ -1,0 +1,713 @@
+//! The pod reader on real kubectl outputs (tests/fixtures/kubectl, each
+//! source in SOURCES.md): the shape it recognises, every pod, and each
+//! container's restart count, state and wait, diagnosed on kubelet 1.37
+//! defaults (10 s doubling to 300 s: the wait after n restarts is
+//! 10 s · 2^(n−1), capped) at a fixed moment.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+use crashloop_explorer::engine::pod::{diagnose_pods, NodeAssumption, PodsDiagnosis};
+use crashloop_explorer::formats::pod::{read_pods, Shape};
+use crashloop_explorer::formats::time::{format_rfc3339, parse_rfc3339};
+
+const NOW: &str = "2026-11-26T00:00:00Z";
+
+fn node() -> NodeAssumption {
+    NodeAssumption {
+        backoff: resolve(&KubeletConfig::default()).expect("defaults resolve"),
+        version: KubeletVersion::V1_37,
+        label: "kubelet 1.37 defaults".into(),
+    }
+}
+
+fn text(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/kubectl/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture")
+}
+
+fn read(name: &str) -> (Shape, PodsDiagnosis) {
+    let read =
+        read_pods(&text(name), KubeletVersion::V1_37).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let now = parse_rfc3339(NOW).unwrap();
+    (read.shape, diagnose_pods(&read.pods, &node(), now, false))
+}
+
+/// (pod, container, restartCount, state, wait in ms) of every container.
+type Row = (
+    &'static str,
+    &'static str,
+    Option<u64>,
+    &'static str,
+    Option<u64>,
+);
+
+/// The same, owned.
+type Read = (String, String, Option<u64>, String, Option<u64>);
+
+fn rows(d: &PodsDiagnosis) -> Vec<Read> {
+    d.pods
+        .iter()
+        .flat_map(|p| {
+            p.containers.iter().map(|c| {
+                (
+                    p.pod.clone(),
+                    c.name.clone(),
+                    c.restart_count,
+                    c.state.clone(),
+                    c.backoff_ms,
+                )
+            })
+        })
+        .collect()
+}
+
+fn check(name: &str, shape: Shape, expected: &[Row]) -> PodsDiagnosis {
+    let (s, d) = read(name);
+    assert_eq!(s, shape, "{name}");
+    let want: Vec<_> = expected
+        .iter()
+        .map(|&(p, c, n, st, w)| (p.to_owned(), c.to_owned(), n, st.to_owned(), w))
+        .collect();
+    assert_eq!(rows(&d), want, "{name}");
+    d
+}
+
+// --- `kubectl get pods` tables -------------------------------------------
+
+#[test]
+fn tables_of_every_kubectl_era() {
+    // 2015: padded with 5 spaces; RESTARTS 25 is past the cap: 300 s.
+    check(
+        "k8s-17460-get-po-2015.txt",
+        Shape::Table,
+        &[
+            (
+                "elasticsearch-attiy",
+                "",
+                Some(25),
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+            (
+                "elasticsearch-lkl4i",
+                "",
+                Some(25),
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+            ("frontend-81lqv", "", Some(0), "Running", None),
+            ("frontend-ddanc", "", Some(0), "Running", None),
+        ],
+    );
+    // 3 restarts: 10 · 2² = 40 s.
+    let d = check(
+        "k8s-80981-coredns-table.txt",
+        Shape::Table,
+        &[
+            (
+                "coredns-5c98db65d4-qx4mq",
+                "",
+                Some(3),
+                "CrashLoopBackOff",
+                Some(40_000),
+            ),
+            (
+                "coredns-5c98db65d4-v5mg8",
+                "",
+                Some(3),
+                "CrashLoopBackOff",
+                Some(40_000),
+            ),
+            ("etcd-localhost.localdomain", "", Some(0), "Running", None),
+            (
+                "kube-apiserver-localhost.localdomain",
+                "",
+                Some(0),
+                "Running",
+                None,
+            ),
+            (
+                "kube-controller-manager-localhost.localdomain",
+                "",
+                Some(0),
+                "Running",
+                None,
+            ),
+            ("kube-flannel-ds-amd64-gltqj", "", Some(0), "Running", None),
+            ("kube-proxy-x2crp", "", Some(0), "Running", None),
+            (
+                "kube-scheduler-localhost.localdomain",
+                "",
+                Some(0),
+                "Running",
+                None,
+            ),
+        ],
+    );
+    // No "(… ago)" in this kubectl: a step, no window.
+    assert_eq!(d.pods[0].containers[0].curve_step, Some(3));
+    assert_eq!(d.pods[0].containers[0].next_restart_at, None);
+    assert!(d.pods[0].containers[0].estimated);
+}
+
+#[test]
+fn all_namespaces_wide_and_pod_prefixes() {
+    let (_, d) = read("k8s-27873-all-namespaces-wide-2018.txt");
+    let p = &d.pods[0];
+    assert_eq!(
+        (p.namespace.as_str(), p.pod.as_str(), p.node.as_deref()),
+        (
+            "kube-system",
+            "coredns-78fcdf6894-gdj9r",
+            Some("192-168-43-131.master")
+        )
+    );
+    let (_, d) = read("kubeadm-1688-get-all-wide-pod-prefix.txt");
+    assert_eq!(d.pods[0].pod, "coredns-8476d449d8-d9whc");
+    assert_eq!(d.pods[0].node.as_deref(), Some("elastestsp1"));
+    // 7 restarts: 10 · 2⁶ = 640 s, capped at 300 s.
+    assert_eq!(d.pods[0].containers[0].backoff_ms, Some(300_000));
+    assert_eq!(d.pods.len(), 2);
+}
+
+#[test]
+fn a_table_with_the_last_restart_gives_a_window() {
+    // RESTARTS 9 (2m10s ago), printed at NOW: the last restart at
+    // 23:57:50; it exited by NOW and waits 300 s, so the next restart falls
+    // in [23:57:50 + 300 s, NOW + 300 s] = [00:02:50, 00:05:00], the latest
+    // 30 s later for the pod worker (half of min(300 s, 60 s)). The backoff
+    // GC (600 s after the last restart, 00:07:50) comes after both.
+    let d = check(
+        "written-wrapped-row.txt",
+        Shape::Table,
+        &[(
+            "payments-reconciler-batch-worker-5c9f7d8b6-k2v9q",
+            "",
+            Some(9),
+            "CrashLoopBackOff",
+            Some(300_000),
+        )],
+    );
+    let c = &d.pods[0].containers[0];
+    assert_eq!(d.pods[0].namespace, "payments");
+    assert_eq!(
+        c.next_restart_at.map(format_rfc3339).as_deref(),
+        Some("2026-11-26T00:02:50Z")
+    );
+    assert_eq!(
+        c.next_restart_latest_at.map(format_rfc3339).as_deref(),
+        Some("2026-11-26T00:05:30Z")
+    );
+}
+
+#[test]
+fn watch_rows_keep_each_pods_last_row() {
+    // Three rows of one pod: the last (CrashLoopBackOff, 4 (1s ago)) wins;
+    // 4 restarts: 10 · 2³ = 80 s, so [NOW − 1 s + 80 s, NOW + 80 s].
+    let d = check(
+        "written-watch-rows.txt",
+        Shape::Table,
+        &[(
+            "worker-6f7d8c9b5-x2x9z",
+            "",
+            Some(4),
+            "CrashLoopBackOff",
+            Some(80_000),
+        )],
+    );
+    assert_eq!(
+        d.pods[0].containers[0]
+            .next_restart_at
+            .map(format_rfc3339)
+            .as_deref(),
+        Some("2026-11-26T00:01:19Z")
+    );
+    check(
+        "kube-state-metrics-788-rows-no-header.txt",
+        Shape::Table,
+        &[(
+            "apo-api-analitica-1560020400-bzshk",
+            "",
+            Some(1061),
+            "Init:Error",
+            Some(300_000),
+        )],
+    );
+}
+
+#[test]
+fn tables_with_other_back_offs() {
+    let d = check(
+        "k8s-63873-get-pod-kube-system.txt",
+        Shape::Table,
+        &[
+            ("calico-etcd-spwts", "", Some(0), "Running", None),
+            (
+                "calico-kube-controllers-685755779f-8qvg9",
+                "",
+                Some(0),
+                "Running",
+                None,
+            ),
+            (
+                "calico-node-ls4nf",
+                "",
+                Some(12),
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+            ("calico-node-t9r8z", "", Some(1), "Running", Some(10_000)),
+            ("calico-node-x7nkw", "", Some(13), "Running", Some(300_000)),
+            ("etcd-k8s-node1", "", Some(0), "Running", None),
+            ("kube-apiserver-k8s-node1", "", Some(0), "Running", None),
+            (
+                "kube-controller-manager-k8s-node1",
+                "",
+                Some(0),
+                "Running",
+                None,
+            ),
+            ("kube-dns-86f4d74b45-tb98s", "", Some(0), "Running", None),
+            ("kube-proxy-gfvf8", "", Some(0), "ImagePullBackOff", None),
+            ("kube-proxy-gn99x", "", Some(0), "ImagePullBackOff", None),
+            ("kube-proxy-s9kjw", "", Some(0), "Running", None),
+            ("kube-scheduler-k8s-node1", "", Some(0), "Running", None),
+            (
+                "kubernetes-dashboard-7d5dcdb6d9-nlvxs",
+                "",
+                Some(0),
+                "ContainerCreating",
+                None,
+            ),
+        ],
+    );
+    let pull = &d.pods[9].containers[0];
+    assert!(
+        pull.notes.iter().any(|n| n.contains("image pull backoff")),
+        "{:?}",
+        pull.notes
+    );
+    let (_, d) = read("aegis-293-createcontainerconfigerror.txt");
+    assert!(d.pods[1].containers[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("every 10-15 s")));
+    check(
+        "matrixone-6209-namespace-flag-table.txt",
+        Shape::Table,
+        &[
+            (
+                "reusee-issue-6209-log-0",
+                "",
+                Some(0),
+                "CreateContainerConfigError",
+                None,
+            ),
+            (
+                "reusee-issue-6209-log-1",
+                "",
+                Some(0),
+                "CreateContainerConfigError",
+                None,
+            ),
+            (
+                "reusee-issue-6209-log-2",
+                "",
+                Some(0),
+                "CreateContainerConfigError",
+                None,
+            ),
+        ],
+    );
+    check(
+        "iks-handson-7-init-createcontainerconfigerror.txt",
+        Shape::Table,
+        &[(
+            "sample-mychart-6bfc89db65-j9g9z",
+            "",
+            Some(0),
+            "Init:CreateContainerConfigError",
+            None,
+        )],
+    );
+    check(
+        "k8s-14307-get-pods.txt",
+        Shape::Table,
+        &[("succeeder", "", Some(0), "Error", None)],
+    );
+    // 2015's REASON column: the rows whose reason has spaces are not rows
+    // kubectl prints any more; the other eight are read.
+    let (_, d) = read("k8s-10560-reason-column-2015.txt");
+    assert_eq!(d.pods.len(), 8);
+}
+
+// --- `kubectl describe pod` ----------------------------------------------
+
+#[test]
+fn describe_as_kubectl_prints_it() {
+    // 4 restarts: 80 s; the last run 14:39:10 → 14:39:10 (+0200).
+    let d = check(
+        "coredns-6321-describe-minikube.txt",
+        Shape::Describe,
+        &[(
+            "coredns-5d78c9869d-c97fq",
+            "coredns",
+            Some(4),
+            "CrashLoopBackOff",
+            Some(80_000),
+        )],
+    );
+    let c = &d.pods[0].containers[0];
+    assert_eq!((c.exit_code, c.run_ms), (Some(1), Some(0)));
+    // Two years old: diagnosed as of its newest time, 12:39:10 UTC; the
+    // exit then waits 80 s.
+    assert!(
+        d.notes[0].contains("diagnosed as of that moment"),
+        "{:?}",
+        d.notes
+    );
+    assert_eq!(format_rfc3339(d.as_of), "2023-09-15T12:39:10Z");
+    assert_eq!(
+        c.next_restart_at.map(format_rfc3339).as_deref(),
+        Some("2023-09-15T12:40:30Z")
+    );
+    assert_eq!(d.pods[0].node.as_deref(), Some("minikube"));
+}
+
+#[test]
+fn describe_a_chat_or_terminal_touched() {
+    // The first character lost ("ame:"); Completed, exit 0, 6 restarts: 10 · 2⁵ = 320 → 300 s.
+    check(
+        "portainer-5314-describe-first-char-lost.txt",
+        Shape::Describe,
+        &[(
+            "centos-new-6846f658db-w4qhj",
+            "centos-new",
+            Some(6),
+            "CrashLoopBackOff",
+            Some(300_000),
+        )],
+    );
+    // Two characters lost ("me:").
+    check(
+        "rook-5439-describe-two-chars-lost.txt",
+        Shape::Describe,
+        &[(
+            "rook-ceph-mds-arch-cloud-b-6d68d59894-tbmb6",
+            "chown-container-data-dir",
+            None,
+            "Completed",
+            None,
+        )],
+    );
+    // Every line flush left: the state blocks are told apart by their keys.
+    let d = check(
+        "k8s-93826-describe-flat.txt",
+        Shape::Describe,
+        &[(
+            "wordpress-5bbd7fd785-p4s9r",
+            "wordpress",
+            Some(19),
+            "Running",
+            Some(300_000),
+        )],
+    );
+    let c = &d.pods[0].containers[0];
+    // Last run 12:12:19 → 12:16:06: 227 s, exit 1.
+    assert_eq!((c.exit_code, c.run_ms), (Some(1), Some(227_000)));
+    // A markdown quote ("> ") before every line, cut short after State.
+    check(
+        "kubesphere-669-describe-quoted.txt",
+        Shape::Describe,
+        &[("coredns-54f76f594-7kgk8", "coredns", None, "Waiting", None)],
+    );
+    // Cut short inside Last State: no restart count yet.
+    check(
+        "kubeless-1157-describe.txt",
+        Shape::Describe,
+        &[(
+            "wordpress-5bbd7fd785-p4s9r",
+            "wordpress",
+            None,
+            "Running",
+            None,
+        )],
+    );
+    check(
+        "k8s-17460-describe-2016-cut.txt",
+        Shape::Describe,
+        &[("hello-node-lihpv", "hello-node", None, "Unknown", None)],
+    );
+}
+
+#[test]
+fn describe_from_2015() {
+    // Tab-aligned columns, echoed command before: 5 restarts, 160 s.
+    check(
+        "k8s-10861-describe-2015-tabs.txt",
+        Shape::Describe,
+        &[(
+            "simmemleak-hra99",
+            "simmemleak",
+            Some(5),
+            "Running",
+            Some(160_000),
+        )],
+    );
+    // `Last Termination State:` (kubectl 1.0): run 12:54:30 → 12:54:33.
+    let d = check(
+        "k8s-10861-describe-last-termination-state.txt",
+        Shape::Describe,
+        &[(
+            "simmemleak-hra99",
+            "simmemleak",
+            Some(5),
+            "Running",
+            Some(160_000),
+        )],
+    );
+    assert_eq!(d.pods[0].containers[0].run_ms, Some(3_000));
+    assert_eq!(d.pods[0].containers[0].exit_code, Some(1));
+}
+
+#[test]
+fn describe_in_part() {
+    let d = check(
+        "k8s-68286-containers-section.txt",
+        Shape::DescribeContainers,
+        &[("", "static", Some(1), "Running", Some(10_000))],
+    );
+    assert_eq!(d.pods[0].containers[0].exit_code, Some(2));
+    let d = check(
+        "k8s-94216-init-containers.txt",
+        Shape::DescribeContainers,
+        &[("", "init", Some(16), "CrashLoopBackOff", Some(300_000))],
+    );
+    assert_eq!(
+        d.pods[0].containers[0].kind,
+        crashloop_explorer::engine::pod::ContainerKind::Init
+    );
+    // A state block with single spaces after each colon; exit 137 after 123 s.
+    let d = check(
+        "k8s-122256-state-fragment-single-space.txt",
+        Shape::DescribeState,
+        &[("", "", Some(1), "Running", Some(10_000))],
+    );
+    assert_eq!(d.pods[0].containers[0].run_ms, Some(123_000));
+    // A Last State block alone: OOMKilled after 3 s, nothing else known.
+    let d = check(
+        "gimlet-649-last-state-block.txt",
+        Shape::DescribeState,
+        &[("", "", None, "Unknown", None)],
+    );
+    assert_eq!(d.pods[0].containers[0].exit_code, Some(137));
+    check(
+        "k8s-14307-describe-fragment.txt",
+        Shape::DescribeContainers,
+        &[("", "c", None, "Error", None)],
+    );
+    check(
+        "iks-handson-7-describe-init-configerror.txt",
+        Shape::Describe,
+        &[(
+            "sample-mychart-6bfc89db65-j9g9z",
+            "init-myservice",
+            Some(0),
+            "CreateContainerConfigError",
+            None,
+        )],
+    );
+}
+
+// --- events ----------------------------------------------------------------
+
+#[test]
+fn back_off_events_old_and_new() {
+    // The new wording names the container, not the wait.
+    check(
+        "k8s-113215-events-section.txt",
+        Shape::Events,
+        &[("", "manager", None, "CrashLoopBackOff", None)],
+    );
+    // The old FailedSync wording carries the wait and the pod.
+    let d = check(
+        "k8s-47715-events-failedsync.txt",
+        Shape::Events,
+        &[(
+            "docker-registry-1-df7qm",
+            "registry",
+            None,
+            "CrashLoopBackOff",
+            Some(10_000),
+        )],
+    );
+    assert_eq!(d.pods[0].namespace, "default");
+    let d = check(
+        "k8sgpt-792-backoff-messages.txt",
+        Shape::Events,
+        &[
+            (
+                "opa-849dcb7499-9chrt",
+                "kube-mgmt",
+                None,
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+            (
+                "opa-849dcb7499-9chrt",
+                "opa",
+                None,
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+        ],
+    );
+    assert_eq!(d.pods[0].namespace, "opa");
+    check(
+        "knative-serving-2804-events.txt",
+        Shape::Events,
+        &[("", "", None, "CrashLoopBackOff", None)],
+    );
+    check(
+        "tarantool-operator-88-events.txt",
+        Shape::Events,
+        &[("", "", None, "CrashLoopBackOff", None)],
+    );
+}
+
+// --- YAML and JSON ---------------------------------------------------------
+
+#[test]
+fn yaml_and_json_whole_or_in_part() {
+    // Folded `>-` message; restartCount 617: 300 s, as the message says.
+    let d = check(
+        "neoshowcase-725-containerstatuses-folded.yaml",
+        Shape::Status,
+        &[("", "app", Some(617), "CrashLoopBackOff", Some(300_000))],
+    );
+    assert_eq!(d.pods[0].containers[0].run_ms, Some(2_000));
+    // back-off 20s at restartCount 2: 10 · 2¹.
+    check(
+        "otel-semconv-996-containerstatuses.yaml",
+        Shape::Status,
+        &[("", "test", Some(2), "CrashLoopBackOff", Some(20_000))],
+    );
+    let d = check(
+        "k8s-14491-status-runcontainererror.yaml",
+        Shape::PodWithoutKind,
+        &[("", "hello-openshift", Some(0), "RunContainerError", None)],
+    );
+    assert_eq!(d.pods[0].status.as_deref(), Some("Pending"));
+    // A Pod indented by 4 (a markdown block), its message single-quoted
+    // over three lines.
+    let d = check(
+        "written-markdown-indented-pod.yaml",
+        Shape::Pod,
+        &[(
+            "cache-0",
+            "redis",
+            Some(7),
+            "CrashLoopBackOff",
+            Some(300_000),
+        )],
+    );
+    assert_eq!(d.pods[0].node.as_deref(), Some("node-c"));
+    // Go's zero time for a start error: no run length; 2 restarts: 20 s.
+    let d = check(
+        "written-starterror-epoch.json",
+        Shape::ContainerStatus,
+        &[("", "debugger", Some(2), "RunContainerError", Some(20_000))],
+    );
+    assert_eq!(d.pods[0].containers[0].run_ms, None);
+    // A re-indented, broken paste reads what it can.
+    check(
+        "k8s-48511-reindented-broken.yaml",
+        Shape::Status,
+        &[("", "", None, "Unknown", None)],
+    );
+}
+
+#[test]
+fn a_list_is_every_pod_soonest_first() {
+    // Stale: as of the newest time, 09:10:25 (fghij's exit). fghij waits
+    // 10 s (restartCount 1): 09:10:35; abcde waits 40 s from 09:10:05: 09:10:45.
+    let d = check(
+        "written-podlist.json",
+        Shape::PodList,
+        &[
+            (
+                "api-7d9c-fghij",
+                "api",
+                Some(1),
+                "CrashLoopBackOff",
+                Some(10_000),
+            ),
+            (
+                "api-7d9c-abcde",
+                "api",
+                Some(3),
+                "CrashLoopBackOff",
+                Some(40_000),
+            ),
+        ],
+    );
+    assert_eq!(d.order, vec![1, 0]);
+    assert_eq!(format_rfc3339(d.as_of), "2026-11-20T09:10:25Z");
+    let next: Vec<_> = d
+        .pods
+        .iter()
+        .map(|p| p.containers[0].next_restart_at.map(format_rfc3339))
+        .collect();
+    assert_eq!(
+        next,
+        vec![
+            Some("2026-11-20T09:10:35Z".to_owned()),
+            Some("2026-11-20T09:10:45Z".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn what_holds_no_pod_says_what_it_is() {
+    let err = read_pods(
+        &text("eirini-111-configerror-event.txt"),
+        KubeletVersion::V1_37,
+    )
+    .unwrap_err();
+    assert!(
+        err.starts_with("this text holds no pod (events without a back-off event)"),
+        "{err}"
+    );
+    for (t, says) in [
+        ("NAME   TYPE   CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nweb   ClusterIP   10.0.0.1   <none>   80/TCP   1d\n", "`kubectl get services` table"),
+        ("No resources found in default namespace.\n", "no pods matched"),
+        ("Traceback (most recent call last):\n  File \"app.py\", line 1\n", "program's log"),
+    ] {
+        let err = read_pods(t, KubeletVersion::V1_37).unwrap_err();
+        assert!(err.contains(says), "{err}");
+    }
+}
+
+/// Every file of the corpus is listed in SOURCES.md, and every listed file exists.
+#[test]
+fn every_fixture_has_its_source() {
+    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
+    let sources = std::fs::read_to_string(format!("{dir}/SOURCES.md")).unwrap();
+    let mut files = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name == "SOURCES.md" {
+            continue;
+        }
+        files += 1;
+        assert!(
+            sources.contains(&format!("`{name}`")),
+            "{name} is not in SOURCES.md"
+        );
+        read_pods(&text(&name), KubeletVersion::V1_37).ok();
+    }
+    assert!(files >= 40, "{files} files");
+}
