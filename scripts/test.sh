@@ -60,16 +60,6 @@ with_release_env trunk build --release
 for f in dist/*.wasm dist/*.js; do
   printf '%-55s %8d bytes, %7d gzip\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
 done
-# The page's and the element's wasms write floats with engine::float and
-# duration::rounded alone: core's float writer is about 5 KB of each gzip
-# download. Its mark is the first entry of Grisu's cached powers of ten;
-# the JS API's wasm (serde's messages) still carries it, so the mark is
-# checked there too, or this check would pass with the mark gone.
-grisu() { python3 -c 'import sys, struct; sys.exit(0 if struct.pack("<Q", 0xe61acf033d1a45df) in open(sys.argv[1], "rb").read() else 1)' "$1"; }
-grisu dist/crashloop-explorer_bg.wasm || die "the mark of core's float writer is not found even where it is: update this check"
-for f in dist/crashloop-explorer-page_bg.wasm dist/crashloop-explorer-embed_bg.wasm; do
-  ! grisu "$f" || die "$f carries core's float writer: an f64 is written with format! there (use engine::float::plain or duration::rounded)"
-done
 
 say "release build in headless Chromium, under its Content-Security-Policy"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
