@@ -98,7 +98,15 @@ fn what_is_not_a_pod_exits_2_with_a_message() {
 fn help_and_the_bare_scenario() {
     let (code, out, _) = run(&["--help"], "");
     assert_eq!(code, 0);
-    assert!(out.contains("crashloop-explorer pod [--now RFC3339]"));
+    // clap's help: every command named.
+    assert!(out.contains("Usage: crashloop-explorer [COMMAND]"), "{out}");
+    assert!(out.contains("pods ") && out.contains("figure "), "{out}");
+    let (code, out, _) = run(&["pods", "--help"], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("--now <NOW>") && out.contains("--config <CONFIG>"),
+        "{out}"
+    );
     let (code, out, _) = run(
         &[],
         r#"{"initialMs": 1000, "maxMs": 60000, "model": "kep"}"#,
@@ -164,7 +172,12 @@ fn figure_refuses_what_the_app_would_only_warn_about() {
         refused(&["figure", "--link", "v=1.37", "--chart", "load", "--theme", "auto"])
             .contains("a figure is light or dark")
     );
-    assert!(refused(&["figure", "--chart", "load"]).contains("figure needs --link"));
+    // clap's own words for a missing option; exit code 2 all the same.
+    let err = refused(&["figure", "--chart", "load"]);
+    assert!(
+        err.contains("required arguments were not provided") && err.contains("--link"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -251,4 +264,33 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `pods`: every pod of a table, soonest restart first, as JSON; text with
+/// no pod exits with code 2 and says what it is.
+#[test]
+fn pods_reads_a_table() {
+    let table = "NAMESPACE   NAME    READY   STATUS             RESTARTS        AGE\n\
+                 shop        web-0   0/1     CrashLoopBackOff   16 (102s ago)   21m\n\
+                 shop        web-1   1/1     Running            0               21m\n";
+    let (code, out, err) = run(&["pods", "--now", "2026-11-26T00:00:00Z"], table);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["shape"], "table");
+    let c = &v["pods"][0]["containers"][0];
+    assert_eq!(v["pods"][0]["pod"], "web-0");
+    assert_eq!(v["pods"][0]["namespace"], "shop");
+    assert!(c["name"].is_null());
+    // 16 restarts: capped at 300 s; the last restart 102 s before NOW, so
+    // the next falls in [23:58:18 + 300 s, NOW + 300 s (+30 s)].
+    assert_eq!(
+        (c["restartCount"].as_u64(), c["backoffMs"].as_u64()),
+        (Some(16), Some(300_000))
+    );
+    assert_eq!(c["nextRestartAt"], "2026-11-26T00:03:18Z");
+    assert_eq!(c["nextRestartLatestAt"], "2026-11-26T00:05:30Z");
+    assert_eq!(c["estimated"], true);
+    let (code, _, err) = run(&["pods"], "No resources found in default namespace.\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no pod"), "{err}");
 }

@@ -10,6 +10,7 @@
 //! state block, and indentation is used only where it is there.
 
 use super::{real_time, Reading, Shape};
+use crate::engine::field::quoted;
 use crate::engine::pod::{
     ContainerKind, Epoch, ObservedContainer, ObservedState, PodObservation, Terminated,
 };
@@ -280,7 +281,8 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 "Start Time" => match time(v) {
                     Some(t) => pod.started_at = t,
                     None if !v.is_empty() => notes.push(format!(
-                        "Start Time: {v:?} is not a time kubectl prints; left out"
+                        "Start Time: {} is not a time kubectl prints; left out",
+                        quoted(v)
                     )),
                     None => {}
                 },
@@ -390,8 +392,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 match v.parse::<u64>().ok().filter(|&n| n <= i32::MAX as u64) {
                     Some(n) => c.restart_count = Some(n),
                     None => notes.push(format!(
-                        "{}: Restart Count {v:?} is not a count; left out",
-                        c.name
+                        "{}: Restart Count {} is not a count; left out",
+                        c.name,
+                        quoted(v)
                     )),
                 }
             }
@@ -425,16 +428,18 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 let when = || match time(v) {
                     Some(t) => Ok(t),
                     None => Err(format!(
-                        "{} {k}: {v:?} is not a time kubectl prints; left out",
-                        c.name
+                        "{} {k}: {} is not a time kubectl prints; left out",
+                        c.name,
+                        quoted(v)
                     )),
                 };
                 match (k, target) {
                     ("Exit Code", Some(t)) => match v.parse() {
                         Ok(code) => t.exit_code = code,
                         Err(_) => notes.push(format!(
-                            "{} Exit Code: {v:?} is not an exit code; left out",
-                            c.name
+                            "{} Exit Code: {} is not an exit code; left out",
+                            c.name,
+                            quoted(v)
                         )),
                     },
                     ("Reason", Some(t)) => t.reason = v.to_owned(),
