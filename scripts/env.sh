@@ -72,40 +72,9 @@ with_wasm_env() {
   fi
 }
 
-# The release wasm: where rustup's toolchain has (or can add) rust-src, std
-# is rebuilt with panics as immediate aborts: no panic-message machinery in
-# the download (406 → 379 KB gzip measured), and boot.js tells the reader if
-# the app ever stops; without `Debug` output or panic locations (nothing a
-# user reads uses them: tests/source.rs; 249.1 → 246.1 KB); and with std's
-# smaller code where it has one (`optimize_for_size`: 245.2 → 238.6 KB). On
-# Debian's rustc-web route the release build is the plain one. Only release
-# builds: a failing browser test keeps its message.
-#
-# std's own dependencies are fetched first: trunk builds offline, and a
-# fresh machine's cargo has never downloaded them (seen: "no matching package
-# named `moto-rt`" right after rust-src was added).
-with_release_env() {
-  if [ "${WASM_MODE:-}" = rustup ] && ensure_rust_src &&
-    std_rebuild_env cargo fetch --quiet --target wasm32-unknown-unknown; then
-    std_rebuild_env "$@"
-  else
-    with_wasm_env "$@"
-  fi
-}
-
-std_rebuild_env() {
-  env RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-    CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none" "$@"
-}
-
-ensure_rust_src() {
-  local src
-  src="$(rustc --print sysroot)/lib/rustlib/src/rust/library"
-  [ -d "$src" ] && return 0
-  say "adding rust-src with rustup (the release wasm rebuilds std)"
-  timeout 300 rustup component add rust-src >/dev/null 2>&1 && [ -d "$src" ]
-}
+# The release wasm: the same environment as any wasm build (the shipped std,
+# stable flags only).
+with_release_env() { with_wasm_env "$@"; }
 
 ensure_cargo_tool() { # binary version crate [extra cargo install flags]
   local bin=$1 version=$2 crate=$3

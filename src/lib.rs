@@ -1,8 +1,7 @@
 //! crashloop-explorer: a pure backoff engine (`engine`), the input formats
-//! beside it (`formats`: YAML, Job manifests, links), the charts drawn
+//! beside it (`formats`: kubectl outputs, Job manifests, links), the charts drawn
 //! through any plotters backend (`chart`), the Yew app (`app`), exports
-//! (`export`), the JS API (`api`), the stylesheet as it ships (`style`) and
-//! the wasm's allocator (`heap`).
+//! (`export`), the JS API (`api`) and the stylesheet as it ships (`style`).
 
 pub mod api;
 pub mod app;
@@ -10,7 +9,6 @@ pub mod chart;
 pub mod engine;
 pub mod export;
 pub mod formats;
-pub mod heap;
 pub mod inputs;
 pub mod style;
 

@@ -27,8 +27,8 @@ if (new URLSearchParams(location.search).get("view") === "job") {
   }
 }
 
-// The release wasm aborts on an internal error without a message of its
-// own (no panic machinery in the download): say so, and how to go on.
+// A panic aborts the wasm (wasm32 has no unwinding) with a RuntimeError
+// the page cannot recover from: say so, and how to go on.
 addEventListener("error", (e) => {
   if (!(e.error instanceof WebAssembly.RuntimeError) || document.getElementById("app-stopped")) return;
   const note = document.createElement("p");

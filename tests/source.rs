@@ -1,7 +1,6 @@
-//! The release wasm is built with `-Zfmt-debug=none` (scripts/env.sh): a
-//! `{:?}` there prints nothing. So no code outside the test modules may word
-//! anything with `Debug`; strings a message quotes go through
-//! `engine::field::quoted` (Go's `%q`). Clippy has no lint for `format!`'s
+//! Messages are worded for Kubernetes users, not in Rust's `Debug` syntax:
+//! no code outside the test modules may word anything with `Debug`; strings
+//! a message quotes go through `engine::field::quoted` (Go's `%q`). Clippy has no lint for `format!`'s
 //! Debug, hence this scan of the sources.
 //!
 //! The same scan keeps Unicode's case tables (about 25 KB of data, 14 KB of

@@ -109,10 +109,9 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
         // The ratio's media query stops matching when the ratio changes; the
         // new ratio gets a query of its own (this effect, again).
         use_effect_with(dpr.to_bits(), move |_| {
-            let listener = watch_media(
-                &format!("(resolution: {}dppx)", crate::engine::float::plain(dpr)),
-                move |_| size.set(measure(container.cast::<Element>().as_ref(), height)),
-            );
+            let listener = watch_media(&format!("(resolution: {dpr}dppx)"), move |_| {
+                size.set(measure(container.cast::<Element>().as_ref(), height))
+            });
             move || drop(listener)
         });
     }

@@ -264,30 +264,16 @@ pub fn format_go_float(v: f64) -> String {
         let sign = if exp < 0 { '-' } else { '+' };
         return format!("{mantissa}e{sign}{:02}", exp.abs());
     }
-    super::float::plain(v)
+    format!("{v}")
 }
 
 /// A finite, nonzero float's shortest round-tripping digits (Go's strconv
 /// finds the same) in scientific form: the mantissa as Rust's `{:e}` writes
-/// it ("3.5", "-1") and the power of ten. Read from what `{}` writes
-/// (`float::plain`: the same digits, in plain notation), so that the wasm
-/// carries one float writer, ours.
+/// it ("3.5", "-1") and the power of ten.
 pub fn scientific(v: f64) -> (String, i32) {
-    let plain = super::float::plain(v);
-    let (sign, body) = match plain.strip_prefix('-') {
-        Some(body) => ("-", body),
-        None => ("", plain.as_str()),
-    };
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let all = format!("{int}{frac}");
-    let lead = all.find(|c| c != '0').unwrap_or(0);
-    let digits = all[lead..].trim_end_matches('0');
-    let exp = int.len() as i32 - 1 - lead as i32;
-    let mantissa = match digits.split_at_checked(1) {
-        Some((first, rest)) if !rest.is_empty() => format!("{sign}{first}.{rest}"),
-        _ => format!("{sign}{digits}"),
-    };
-    (mantissa, exp)
+    let sci = format!("{v:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    (mantissa.to_owned(), exp.parse().unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ pub mod backoff;
 pub mod config;
 pub mod duration;
 pub mod field;
-pub mod float;
 pub mod job;
 pub mod lifecycle;
 pub mod limiter;
