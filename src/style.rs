@@ -126,29 +126,12 @@ const fn minified<const N: usize>(src: &[u8], drop_page: bool) -> [u8; N] {
 /// SHA-384 digest in base64.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn integrity(bytes: &[u8]) -> String {
+    use base64::Engine as _;
     use sha2::Digest;
-    format!("sha384-{}", base64(&sha2::Sha384::digest(bytes)))
-}
-
-/// Base64 with padding (RFC 4648, section 4).
-#[cfg(not(target_arch = "wasm32"))]
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize])
-            } else {
-                '='
-            });
-        }
-    }
-    out
+    format!(
+        "sha384-{}",
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha384::digest(bytes))
+    )
 }
 
 /// `page` with the `integrity` of its stylesheet `<link>` to `file` set to
@@ -183,22 +166,10 @@ pub fn with_integrity(page: &str, file: &str, value: &str) -> Result<String, Str
 mod tests {
     use super::*;
 
-    /// RFC 4648's vectors, and two digests as `openssl dgst -sha384 -binary | base64` gives them.
+    /// Two digests as `openssl dgst -sha384 -binary | base64` gives them.
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn integrity_is_sha384_in_base64() {
-        let vectors = [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ];
-        for (text, encoded) in vectors {
-            assert_eq!(base64(text.as_bytes()), encoded, "{text}");
-        }
         assert_eq!(
             integrity(b""),
             "sha384-OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb"
