@@ -50,7 +50,74 @@ fn scenario(initial: u64, max: u64, horizon: u64, pods: u32) -> Scenario {
     .expect("valid")
 }
 
+/// A paste of `lines` generated until it reaches the reader's 1 MB limit.
+fn megabyte(head: &str, line: impl Fn(usize) -> String) -> String {
+    let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT;
+    let mut text = head.to_owned();
+    for i in 0.. {
+        let next = line(i);
+        if text.len() + next.len() > limit {
+            break;
+        }
+        text.push_str(&next);
+    }
+    text
+}
+
+/// The pod reader at its size limit, each shape: read and diagnosed.
+fn pod_reader() {
+    use crashloop_explorer::engine::config::KubeletVersion;
+    use crashloop_explorer::engine::pod::{diagnose_pods, NodeAssumption};
+    use crashloop_explorer::formats::pod::read_pods;
+    let node = NodeAssumption {
+        backoff: resolve(&KubeletConfig::default()).expect("defaults"),
+        version: KubeletVersion::V1_37,
+        label: "defaults".into(),
+    };
+    let texts = [
+        (
+            "kubectl get pods -A table",
+            megabyte(
+                "NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE\n",
+                |i| {
+                    format!(
+                        "ns{}   pod-{i}   0/1   CrashLoopBackOff   {} ({}s ago)   21m\n",
+                        i % 50,
+                        i % 30,
+                        i % 300
+                    )
+                },
+            ),
+        ),
+        (
+            "kubectl describe pods",
+            megabyte("", |i| {
+                format!("Name: p{i}\nNamespace: n\nContainers:\n  app:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Exit Code:    1\n      Started:      Wed, 14 Jul 2021 19:52:22 +0000\n      Finished:     Wed, 14 Jul 2021 19:52:25 +0000\n    Restart Count:  {}\n", i % 20)
+            }),
+        ),
+        (
+            "a List in YAML",
+            megabyte("kind: List\nitems:\n", |i| {
+                format!("- kind: Pod\n  metadata:\n    name: p{i}\n    namespace: n\n  status:\n    containerStatuses:\n    - name: a\n      restartCount: {}\n      state:\n        waiting:\n          reason: CrashLoopBackOff\n      lastState:\n        terminated:\n          exitCode: 1\n          startedAt: \"2026-11-20T10:00:00Z\"\n          finishedAt: \"2026-11-20T10:00:05Z\"\n", i % 20)
+            }),
+        ),
+        (
+            "back-off events",
+            megabyte("", |i| {
+                format!("  Warning  BackOff  1s (x9 over 2m)  kubelet  Back-off restarting failed container app in pod p{i}_n(u)\n")
+            }),
+        ),
+    ];
+    for (name, text) in &texts {
+        measure(&format!("pod reader, 1 MB: {name}"), || {
+            let read = read_pods(black_box(text), KubeletVersion::V1_37).expect("reads");
+            black_box(diagnose_pods(&read.pods, &node, 1_795_000_000_000, true));
+        });
+    }
+}
+
 fn main() {
+    pod_reader();
     let config: KubeletConfig = serde_json::from_str(
         r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}, "crashLoopBackOff": {"maxContainerRestartPeriod": "4s"}}"#,
     )

@@ -115,6 +115,65 @@ fn node() -> NodeAssumption {
 }
 
 /// Reads any text as a pod and diagnoses what it reads.
+/// Pieces of what kubectl prints, for the reader's property tests.
+const KUBECTL_LINES: &[&str] = &[
+    "NAME   READY   STATUS   RESTARTS   AGE",
+    "web-0   0/1   CrashLoopBackOff   16 (102s ago)   21m",
+    "kube-system   pod/x   1/2   Init:0/1   3   5d3h   10.0.0.1   node-a   <none>   <none>",
+    "Name:         web-0",
+    "Namespace:    default",
+    "Containers:",
+    "Init Containers:",
+    "  app:",
+    "    State:          Waiting",
+    "      Reason:       CrashLoopBackOff",
+    "    Last State:     Terminated",
+    "      Exit Code:    137",
+    "      Started:      Thu, 01 Jan 1970 00:00:00 +0000",
+    "      Finished:     Wed, 14 Jul 2021 19:52:22 +0000",
+    "    Restart Count:  4294967296",
+    "Events:",
+    "  Warning  BackOff  1s (x9 over 2m)  kubelet  Back-off restarting failed container app in pod web-0_default(u)",
+    "Back-off 2m40s restarting failed container=app pod=web-0_ns(u)",
+    "apiVersion: v1",
+    "kind: List",
+    "items:",
+    "- kind: Pod",
+    "status:",
+    "  containerStatuses:",
+    "  - name: app",
+    "    restartCount: -3",
+    "    state: {waiting: {reason: CrashLoopBackOff, message: 'back-off 5m0s x'}}",
+    "    lastState: {terminated: {exitCode: 1, finishedAt: \"2026-11-20T10:00:03Z\"}}",
+    "{\"kind\": \"Pod\", \"status\": {\"containerStatuses\": [",
+    "]}}",
+    "> ",
+    "$ kubectl get pods",
+    "...",
+    "---",
+];
+
+/// Texts at the size limit, of each shape: read or refused, never a panic.
+#[test]
+fn the_pod_reader_answers_a_megabyte() {
+    let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT;
+    // Room for a header line before the repeated one.
+    let fill = |line: &str| line.repeat((limit - 64) / line.len());
+    for text in [
+        fill("web-0   0/1   CrashLoopBackOff   16 (102s ago)   21m\n"),
+        format!("Name: x\nContainers:\n{}", fill("  app:\n    State: Waiting\n    Restart Count: 5\n")),
+        format!("kind: List\nitems:\n{}", fill("- kind: Pod\n  status: {containerStatuses: [{name: a, restartCount: 1, state: {}}]}\n")),
+        fill("Back-off 10s restarting failed container=a pod=b_c(d)\n"),
+        "[".repeat(limit),
+        "- ".repeat(limit / 2),
+        "{\"a\":".repeat(limit / 5),
+        "\u{0}\u{7f}é\t".repeat(limit / 8),
+    ] {
+        assert!(text.len() <= limit);
+        diagnose_text(&text);
+    }
+}
+
 fn diagnose_text(s: &str) {
     if let Ok((pod, _)) = parse_pod(s, KubeletVersion::V1_37) {
         let _ = diagnose(&pod, &node(), 0);
@@ -289,7 +348,10 @@ proptest! {
             if indexed { "  completionMode: Indexed\n" } else { "" },
             per_index.map(|p| format!("  backoffLimitPerIndex: {p}\n")).unwrap_or_default(),
         );
-        let job = parse_job_manifest(&yaml).unwrap().validate().unwrap();
+        let parsed = parse_job_manifest(&yaml).unwrap();
+        // What the app writes reads back equal.
+        prop_assert_eq!(parse_job_manifest(&crashloop_explorer::formats::manifest::job_manifest_yaml(&parsed)), Ok(parsed.clone()));
+        let job = parsed.validate().unwrap();
         let attempts = codes
             .iter()
             .map(|&c| if c < 0 { Attempt::Disruption("PreemptionByScheduler".into()) } else { Attempt::Exit([("main".to_owned(), c)].into()) })
@@ -356,6 +418,19 @@ proptest! {
         let _ = parse_job_manifest(&s);
         let _ = FailureScript::parse(&s, "main", 1_000);
         diagnose_text(&s);
+    }
+
+    /// Lines of every shape kubectl prints, shuffled, cut and re-indented:
+    /// a reading or an error, never a panic.
+    #[test]
+    fn the_pod_reader_answers_any_kubectl_like_text(
+        lines in proptest::collection::vec((0usize..KUBECTL_LINES.len(), 0usize..6, ".{0,12}"), 0..60),
+    ) {
+        let text: String = lines
+            .iter()
+            .map(|(i, indent, tail)| format!("{}{}{tail}\n", " ".repeat(*indent * 2), KUBECTL_LINES[*i]))
+            .collect();
+        diagnose_text(&text);
     }
 
     #[test]

@@ -49,16 +49,17 @@ fn pod_of(line: &str) -> Option<(String, String)> {
 /// Each pod's looping containers, as the events show them.
 pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
     let mut pods: Vec<PodObservation> = vec![];
+    let mut seen: std::collections::HashMap<(String, String), usize> =
+        std::collections::HashMap::new();
     for line in lines.iter().filter(|l| is_backoff(l)) {
         let (name, namespace) = pod_of(line).unwrap_or_default();
         let container = container_of(line).unwrap_or("").to_owned();
         let message = message_of(line).to_owned();
-        let at = match pods
-            .iter()
-            .position(|p| p.name == name && p.namespace == namespace)
-        {
-            Some(i) => i,
+        // Each pod's place in `pods`: a cluster's events name thousands.
+        let at = match seen.get(&(name.clone(), namespace.clone())) {
+            Some(&i) => i,
             None => {
+                seen.insert((name.clone(), namespace.clone()), pods.len());
                 pods.push(PodObservation {
                     name,
                     namespace,

@@ -117,6 +117,9 @@ pub fn looks_like(lines: &[&str]) -> bool {
 pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
     let mut columns = Columns::default();
     let mut rows: Vec<PodRow> = vec![];
+    // Each pod's place in `rows`: a pasted cluster has thousands.
+    let mut seen: std::collections::HashMap<(Option<String>, String), usize> =
+        std::collections::HashMap::new();
     let mut notes = vec![];
     let mut skip_next = false;
     for (n, line) in lines.iter().enumerate() {
@@ -147,12 +150,12 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         let Some(r) = found.or_else(|| row(line, columns)) else {
             continue;
         };
-        match rows
-            .iter_mut()
-            .find(|p| p.name == r.name && p.namespace == r.namespace)
-        {
-            Some(p) => *p = r,
-            None => rows.push(r),
+        match seen.entry((r.namespace.clone(), r.name.clone())) {
+            std::collections::hash_map::Entry::Occupied(at) => rows[*at.get()] = r,
+            std::collections::hash_map::Entry::Vacant(at) => {
+                at.insert(rows.len());
+                rows.push(r);
+            }
         }
     }
     if rows.is_empty() {
