@@ -37,17 +37,24 @@ pub struct Canvas {
 
 /// Text measured on a canvas context (`measureText`), not in the page. Its
 /// font is the context's, shared with the drawing: set only when it changes.
-pub struct CanvasText(CanvasRenderingContext2d, RefCell<String>);
+pub struct CanvasText {
+    context: CanvasRenderingContext2d,
+    /// The font set on the context last.
+    font: RefCell<String>,
+}
 
 impl CanvasText {
     fn new(context: CanvasRenderingContext2d) -> Self {
-        Self(context, RefCell::new(String::new()))
+        Self {
+            context,
+            font: RefCell::new(String::new()),
+        }
     }
 
     fn set_font(&self, font: &str) {
-        let mut current = self.1.borrow_mut();
+        let mut current = self.font.borrow_mut();
         if *current != font {
-            self.0.set_font(font);
+            self.context.set_font(font);
             current.clear();
             current.push_str(font);
         }
@@ -78,7 +85,7 @@ fn changed<T: PartialEq>(last: &mut Option<T>, value: T) -> bool {
 impl MeasureText for CanvasText {
     fn text_size(&self, text: &str, font: &str, size: f64) -> (u32, u32) {
         self.set_font(font);
-        let Ok(m) = self.0.measure_text(text) else {
+        let Ok(m) = self.context.measure_text(text) else {
             return (0, 0);
         };
         let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();

@@ -71,17 +71,26 @@ pub fn size_canvas(canvas: &HtmlCanvasElement, width: u32, height: u32) {
     let _ = style.set_property("height", &format!("{height}px"));
 }
 
+/// A canvas's size in CSS pixels and the device pixel ratio its backing
+/// store is multiplied by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CanvasSize {
+    pub width: u32,
+    pub height: u32,
+    pub dpr: f64,
+}
+
 /// A canvas's CSS size for `container` (its width less the canvas's 1 px
 /// border on each side) and the device pixel ratio now.
-fn measure(container: Option<&Element>, height: u32) -> (u32, u32, f64) {
+fn measure(container: Option<&Element>, height: u32) -> CanvasSize {
     let dpr = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 4.0);
     let width = container
         .map_or(722, |e| e.client_width() - 2)
         .clamp(240, 1400) as u32;
-    let h = if width < 520 { height * 4 / 5 } else { height };
-    (width, h, dpr)
+    let height = if width < 520 { height * 4 / 5 } else { height };
+    CanvasSize { width, height, dpr }
 }
 
 /// A canvas's CSS size (its container's width, observed after every layout
@@ -89,8 +98,12 @@ fn measure(container: Option<&Element>, height: u32) -> (u32, u32, f64) {
 /// followed as it changes without a change of size (a window moved to a
 /// screen of another density), so that the chart stays crisp.
 #[hook]
-pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
-    let size = use_state_eq(|| (720u32, height, 1.0f64));
+pub fn use_canvas_size(container: NodeRef, height: u32) -> CanvasSize {
+    let size = use_state_eq(|| CanvasSize {
+        width: 720,
+        height,
+        dpr: 1.0,
+    });
     {
         let (size, container) = (size.clone(), container.clone());
         use_effect_with((), move |_| {
@@ -103,7 +116,7 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> (u32, u32, f64) {
             move || drop(guard)
         });
     }
-    let dpr = size.2;
+    let dpr = size.dpr;
     {
         let size = size.clone();
         // The ratio's media query stops matching when the ratio changes; the
@@ -405,7 +418,7 @@ fn draw_chart(
 pub fn Chart(p: &ChartProps) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
-    let (width, height, dpr) = use_canvas_size(figure.clone(), 300);
+    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), 300);
     let axes = use_mut_ref(Axes::default);
     let hover = use_state_eq(String::new);
     let open = use_state_eq(|| false);

@@ -464,7 +464,8 @@ struct GanttProps {
 fn Gantt(p: &GanttProps) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
-    let (width, height, dpr) = super::charts::use_canvas_size(figure.clone(), 260);
+    let super::charts::CanvasSize { width, height, dpr } =
+        super::charts::use_canvas_size(figure.clone(), 260);
     {
         let canvas = canvas.clone();
         let look = crate::chart::Look {

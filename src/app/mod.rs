@@ -2,6 +2,7 @@
 //! URL, and an embed mode for iframes. Every number comes from the engine;
 //! this maps results to Html and canvas.
 
+pub mod cache;
 pub mod canvas;
 pub mod charts;
 pub mod controls;
@@ -10,10 +11,13 @@ pub mod exports;
 pub mod extras;
 pub mod hooks;
 pub mod job;
+pub mod later;
 pub mod lazy;
 pub mod lifecycle;
 pub mod panels;
+pub mod results;
 pub mod state;
+pub mod stops;
 
 use wasm_bindgen::JsCast;
 use web_sys::Element;

@@ -1,117 +1,34 @@
-//! The app's state: the live scenario as the controls set it, the kubelet
-//! configuration to go back to, and the scenarios compared with it. The
-//! engine decides every number; this only edits a `ScenarioSpec`.
+//! The app's state, its actions and the reducer, and nothing else: the live
+//! scenario as the controls set it, the kubelet configuration to go back
+//! to, and the scenarios compared with it. The engine decides every number;
+//! this only edits a `ScenarioSpec`. What the state holds for components is
+//! in `results`, the runs it keeps in `cache`, the sliders' stops in `stops`.
 
 use std::rc::Rc;
 
 use yew::Reducible;
+
+use super::cache::RunCache;
+pub use super::results::{ComparedResult, Deferred, Figures, Shown};
+pub use super::stops::*;
 
 use crate::engine::config::{DEFAULT_INITIAL_MS, DEFAULT_MAX_MS};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
 use crate::engine::scenario::HORIZON_RANGE_MS;
-use crate::engine::simulate::{exploration, jitter_band, pod_runs_unbanded, wants_band};
+use crate::engine::simulate::wants_band;
 use crate::engine::{
-    node_timeline, pod_runs, resolve, ConfigError, EffectiveBackoff, ExitKind, Exploration, Group,
-    KubeletConfig, KubeletVersion, Ms, PodKey, PodRuns, Requeue, RestartPolicy, Scenario,
-    ScenarioError, ScenarioSpec, Semantics, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
-    REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
+    resolve, ConfigError, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
+    PodRuns, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec, Semantics,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 
-/// Slider stops: human values instead of a linear range that wastes its
-/// length on one end.
-pub const INITIAL_STOPS_MS: &[Ms] = &[
-    25, 50, 100, 250, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 15_000, 20_000, 30_000, 45_000,
-    60_000,
-];
-pub const MAX_STOPS_MS: &[Ms] = &[
-    1_000, 2_000, 3_000, 4_000, 5_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 90_000,
-    120_000, 180_000, 240_000, 300_000, 360_000, 480_000, 600_000,
-];
-/// Around the 600 s reset: 9 min 59 s keeps the curve, 10 min 1 s resets it.
-pub const CRASH_INTERVAL_STOPS_MS: &[Ms] = &[
-    0, 1_000, 2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 120_000, 180_000,
-    300_000, 599_000, 600_000, 601_000, 900_000,
-];
-pub const HORIZON_STOPS_MS: &[Ms] = &[
-    60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000,
-    21_600_000, 43_200_000, 86_400_000,
-];
-pub const LATENCY_STOPS_MS: &[Ms] = &[
-    0, 250, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000,
-];
-pub const SPREAD_STOPS_MS: &[Ms] = &[0, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000];
-pub const QPS_STOPS: &[Ms] = &[1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
-pub const BURST_STOPS: &[Ms] = &[1, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000];
-pub const REQUESTS_STOPS: &[Ms] = &[0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20];
 /// The live scenario and up to three more.
 pub const MAX_COMPARED: usize = 3;
 
-/// The stop nearest to `value` (values between stops come from a config or a URL).
-pub fn nearest_stop(stops: &[Ms], value: Ms) -> usize {
-    stops
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, &s)| s.abs_diff(value))
-        .map_or(0, |(i, _)| i)
-}
-
 pub use crate::inputs::CompareRef as Compared;
 use crate::inputs::Inputs;
-
-/// What the app shows for a compared scenario.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ComparedResult {
-    pub label: String,
-    pub result: Result<Deferred, String>,
-}
-
-/// A compared scenario's node timeline, worked out when first read: a
-/// slider move that changes the node (pods, spreads, API limits) makes every
-/// compared curve's node anew, and only the load chart and the compared
-/// table read them, which wait for the controls to rest while out of sight.
-/// In the browser's worst pods move these were three of the move's five node
-/// timelines.
-#[derive(Clone)]
-pub struct Deferred(Rc<Later<NodeFrom, Rc<Timeline>>>);
-
-/// What a node timeline is worked out from: its scenario, the very runs, and
-/// the cache of node timelines.
-type NodeFrom = (Scenario, Rc<PodRuns>, RunCache);
-
-impl Deferred {
-    fn new(scenario: Scenario, runs: Rc<PodRuns>, cache: &RunCache) -> Self {
-        Self(Rc::new(Later::new(
-            (scenario, runs, cache.clone()),
-            |(s, runs, cache)| cache.timeline(s, runs),
-        )))
-    }
-
-    /// The timeline, made (or found in the cache) on the first read.
-    pub fn get(&self) -> &Timeline {
-        self.0.get()
-    }
-
-    /// Whether it has been worked out yet.
-    pub fn made(&self) -> bool {
-        self.0.made()
-    }
-}
-
-impl PartialEq for Deferred {
-    /// The same scenario from the very same runs: the same timeline.
-    fn eq(&self, other: &Self) -> bool {
-        let ((a, a_runs, _), (b, b_runs, _)) = (&self.0.inputs, &other.0.inputs);
-        Rc::ptr_eq(a_runs, b_runs) && a == b
-    }
-}
-
-impl std::fmt::Debug for Deferred {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 pub enum Action {
     Model(Semantics),
@@ -183,174 +100,6 @@ fn first_rule(g: &mut Group) -> &mut ContainerRestartRule {
     &mut g.restart_policy_rules[0]
 }
 
-/// Pod runs already made, by what they depend on: a slider that only changes
-/// the node (pods, spread, API limits) reuses them, band and all, and a
-/// slider dragged back and forth finds the runs of the stops it passed.
-#[derive(Debug, Clone, Default)]
-pub struct RunCache(
-    Rc<std::cell::RefCell<Vec<Cached>>>,
-    Rc<std::cell::RefCell<Vec<CachedTimeline>>>,
-);
-
-type Cached = (PodKey, Rc<PodRuns>);
-/// A node timeline, by its scenario and the very runs it was made from
-/// (held, so that no other runs can take their address).
-type CachedTimeline = (Scenario, Rc<PodRuns>, Rc<Timeline>);
-
-/// Node timelines kept: the live one's recent stops, today's default and
-/// up to three compared, which a curve slider leaves unchanged.
-const TIMELINES: usize = 12;
-
-/// What the cache may hold: a day at a 1 s cap is some 4 MB of runs, and
-/// most scenarios a few KB.
-const CACHE_BYTES: usize = 32 << 20;
-const CACHE_ENTRIES: usize = 64;
-
-impl RunCache {
-    /// The node over the horizon from these runs; made again only when the
-    /// scenario or its runs changed (a curve slider changes neither today's
-    /// default nor the compared curves, each 3 ms at a day and a 1 s cap).
-    pub fn timeline(&self, s: &Scenario, runs: &Rc<PodRuns>) -> Rc<Timeline> {
-        let mut cache = self.1.borrow_mut();
-        if let Some(i) = cache
-            .iter()
-            .position(|(k, r, _)| Rc::ptr_eq(r, runs) && k == s)
-        {
-            let hit = cache.remove(i);
-            let t = hit.2.clone();
-            cache.push(hit);
-            return t;
-        }
-        let t = Rc::new(node_timeline(s, runs));
-        cache.push((s.clone(), runs.clone(), t.clone()));
-        if cache.len() > TIMELINES {
-            cache.remove(0);
-        }
-        t
-    }
-
-    /// The runs; the band only if `band` asks for it or it was made before.
-    pub fn get(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
-        let key = s.pod_key();
-        let mut cache = self.0.borrow_mut();
-        // Most recently used last.
-        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-            let mut hit = cache.remove(i);
-            if band && hit.1.band.is_none() && wants_band(s) {
-                hit.1 = Rc::new(PodRuns {
-                    band: jitter_band(s),
-                    ..(*hit.1).clone()
-                });
-            }
-            let runs = hit.1.clone();
-            cache.push(hit);
-            return runs;
-        }
-        let runs = Rc::new(if band {
-            pod_runs(s)
-        } else {
-            pod_runs_unbanded(s)
-        });
-        cache.push((key, runs.clone()));
-        let mut bytes: usize = cache.iter().map(|(_, r)| r.bytes()).sum();
-        while cache.len() > 1 && (bytes > CACHE_BYTES || cache.len() > CACHE_ENTRIES) {
-            bytes -= cache.remove(0).1.bytes();
-        }
-        runs
-    }
-}
-
-/// The live scenario against today's default, shared so that components
-/// compare by pointer, not by every restart time. Worked out on its first
-/// read: a pods move with the headline, the node's table and the load chart
-/// out of sight (all wait for the controls to rest) reads nothing of it, and
-/// its two node timelines were most of the browser's worst pods move.
-#[derive(Debug, Clone)]
-pub struct Shown(Rc<Later<ShownFrom, Exploration>>);
-
-/// What the shown result is worked out from: the live scenario and its runs,
-/// today's default and its runs, and the cache of node timelines.
-type ShownFrom = (Rc<Scenario>, Rc<PodRuns>, Scenario, Rc<PodRuns>, RunCache);
-
-impl PartialEq for RunCache {
-    /// A cache is not state.
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl PartialEq for Shown {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl std::ops::Deref for Shown {
-    type Target = Exploration;
-
-    fn deref(&self) -> &Exploration {
-        &self.0
-    }
-}
-
-impl Shown {
-    /// Identifies this result, for components that redraw only when it
-    /// changes (without working it out).
-    pub fn ptr(&self) -> usize {
-        Rc::as_ptr(&self.0) as usize
-    }
-
-    /// Whether it has been worked out yet.
-    pub fn made(&self) -> bool {
-        self.0.made()
-    }
-}
-
-/// A value worked out from its inputs on its first read, once: what the
-/// app derives for its figures and charts, which read it only when they are
-/// drawn.
-pub struct Later<I, T> {
-    inputs: I,
-    make: fn(&I) -> T,
-    value: std::cell::OnceCell<T>,
-}
-
-impl<I, T> Later<I, T> {
-    pub fn new(inputs: I, make: fn(&I) -> T) -> Self {
-        Self {
-            inputs,
-            make,
-            value: std::cell::OnceCell::new(),
-        }
-    }
-
-    pub fn get(&self) -> &T {
-        self.value.get_or_init(|| (self.make)(&self.inputs))
-    }
-
-    /// Whether it has been read (and so worked out) yet.
-    pub fn made(&self) -> bool {
-        self.value.get().is_some()
-    }
-}
-
-impl<I, T> std::ops::Deref for Later<I, T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        self.get()
-    }
-}
-
-impl<I, T: std::fmt::Debug> std::fmt::Debug for Later<I, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.value.get() {
-            Some(v) => v.fmt(f),
-            None => f.write_str("(not yet worked out)"),
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     /// What the user set: the one source of truth; the rest is derived.
@@ -418,22 +167,6 @@ fn compared_spec(c: &Compared, live: &ScenarioSpec) -> Option<ScenarioSpec> {
 /// The app's state as components hold it (it always reads the newest).
 pub type Handle = yew::functional::UseReducerHandle<State>;
 
-/// The results as they stood: what tables of figures show, kept by those
-/// that wait to catch up (`hooks::use_caught_up`), since a `Handle` always
-/// reads the newest state.
-#[derive(Clone)]
-pub struct Figures {
-    pub shown: Shown,
-    pub compared: Rc<[ComparedResult]>,
-}
-
-impl Figures {
-    /// Told apart by identity: a change of either is a new value.
-    pub fn key(&self) -> (usize, usize) {
-        (self.shown.ptr(), self.compared.as_ptr() as usize)
-    }
-}
-
 impl State {
     pub fn figures(&self) -> Figures {
         Figures {
@@ -476,12 +209,7 @@ impl State {
                 reference.clone(),
                 cache.clone(),
             );
-            let shown = Shown(Rc::new(Later::new(
-                from,
-                |(s, live, d, reference, cache)| {
-                    exploration(s, cache.timeline(s, live), cache.timeline(d, reference))
-                },
-            )));
+            let shown = Shown::new(from);
             (shown, s, vec![live, reference])
         };
         let (error, (shown, scenario, mut runs)) = match Scenario::try_from(spec.clone()) {
@@ -762,39 +490,8 @@ pub const GATES: [&str; 2] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn with_seed(seed: u64) -> Scenario {
-        Scenario::try_from(ScenarioSpec {
-            seed,
-            ..Default::default()
-        })
-        .unwrap_or_default()
-    }
-
-    #[test]
-    fn the_run_cache_keeps_what_was_used_last() {
-        let cache = RunCache::default();
-        let first = cache.get(&with_seed(0), true);
-        assert!(Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)));
-        // Fill the cache past its entry limit, touching the first one halfway.
-        for seed in 1..CACHE_ENTRIES as u64 + 10 {
-            cache.get(&with_seed(seed), true);
-            if seed == CACHE_ENTRIES as u64 / 2 {
-                cache.get(&with_seed(0), true);
-            }
-        }
-        assert_eq!(cache.0.borrow().len(), CACHE_ENTRIES);
-        assert!(
-            Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)),
-            "evicted while in use"
-        );
-        let held = |seed| {
-            let key = with_seed(seed).pod_key();
-            cache.0.borrow().iter().any(|(k, _)| *k == key)
-        };
-        assert!(!held(1), "the least recently used goes first");
-        assert!(held(CACHE_ENTRIES as u64 + 9));
-    }
+    use crate::engine::simulate::pod_runs_unbanded;
+    use crate::engine::Timeline;
 
     // A pods move makes no node: the live one against today's default and
     // each compared curve's wait to be read, and are then the nodes their

@@ -681,6 +681,8 @@ impl SpreadLoads {
 }
 
 impl PartialEq for SpreadLoads {
+    /// Always equal, on purpose: a cache of what the runs already imply,
+    /// so `PodRuns` compare by their runs alone, however full it is.
     fn eq(&self, _: &Self) -> bool {
         true
     }

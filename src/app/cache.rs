@@ -1,0 +1,132 @@
+//! What the reducer keeps between moves: pod runs and node timelines,
+//! found again by what they depend on.
+
+use std::rc::Rc;
+
+use crate::engine::simulate::{jitter_band, pod_runs_unbanded, wants_band};
+use crate::engine::{node_timeline, pod_runs, PodKey, PodRuns, Scenario, Timeline};
+
+/// Pod runs already made, by what they depend on: a slider that only changes
+/// the node (pods, spread, API limits) reuses them, band and all, and a
+/// slider dragged back and forth finds the runs of the stops it passed.
+#[derive(Debug, Clone, Default)]
+pub struct RunCache {
+    runs: Rc<std::cell::RefCell<Vec<Cached>>>,
+    timelines: Rc<std::cell::RefCell<Vec<CachedTimeline>>>,
+}
+
+type Cached = (PodKey, Rc<PodRuns>);
+/// A node timeline, by its scenario and the very runs it was made from
+/// (held, so that no other runs can take their address).
+type CachedTimeline = (Scenario, Rc<PodRuns>, Rc<Timeline>);
+
+/// Node timelines kept: the live one's recent stops, today's default and
+/// up to three compared, which a curve slider leaves unchanged.
+const TIMELINES: usize = 12;
+
+/// What the cache may hold: a day at a 1 s cap is some 4 MB of runs, and
+/// most scenarios a few KB.
+const CACHE_BYTES: usize = 32 << 20;
+const CACHE_ENTRIES: usize = 64;
+
+impl RunCache {
+    /// The node over the horizon from these runs; made again only when the
+    /// scenario or its runs changed (a curve slider changes neither today's
+    /// default nor the compared curves, each 3 ms at a day and a 1 s cap).
+    pub fn timeline(&self, s: &Scenario, runs: &Rc<PodRuns>) -> Rc<Timeline> {
+        let mut cache = self.timelines.borrow_mut();
+        if let Some(i) = cache
+            .iter()
+            .position(|(k, r, _)| Rc::ptr_eq(r, runs) && k == s)
+        {
+            let hit = cache.remove(i);
+            let t = hit.2.clone();
+            cache.push(hit);
+            return t;
+        }
+        let t = Rc::new(node_timeline(s, runs));
+        cache.push((s.clone(), runs.clone(), t.clone()));
+        if cache.len() > TIMELINES {
+            cache.remove(0);
+        }
+        t
+    }
+
+    /// The runs; the band only if `band` asks for it or it was made before.
+    pub fn get(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
+        let key = s.pod_key();
+        let mut cache = self.runs.borrow_mut();
+        // Most recently used last.
+        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+            let mut hit = cache.remove(i);
+            if band && hit.1.band.is_none() && wants_band(s) {
+                hit.1 = Rc::new(PodRuns {
+                    band: jitter_band(s),
+                    ..(*hit.1).clone()
+                });
+            }
+            let runs = hit.1.clone();
+            cache.push(hit);
+            return runs;
+        }
+        let runs = Rc::new(if band {
+            pod_runs(s)
+        } else {
+            pod_runs_unbanded(s)
+        });
+        cache.push((key, runs.clone()));
+        let mut bytes: usize = cache.iter().map(|(_, r)| r.bytes()).sum();
+        while cache.len() > 1 && (bytes > CACHE_BYTES || cache.len() > CACHE_ENTRIES) {
+            bytes -= cache.remove(0).1.bytes();
+        }
+        runs
+    }
+}
+
+impl PartialEq for RunCache {
+    /// Always equal, on purpose: a cache is not state. Two states that
+    /// differ only in what they have cached show the same thing, so the
+    /// reducer's and the components' comparisons must not tell them apart.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ScenarioSpec;
+
+    fn with_seed(seed: u64) -> Scenario {
+        Scenario::try_from(ScenarioSpec {
+            seed,
+            ..ScenarioSpec::default()
+        })
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_run_cache_keeps_what_was_used_last() {
+        let cache = RunCache::default();
+        let first = cache.get(&with_seed(0), true);
+        assert!(Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)));
+        // Fill the cache past its entry limit, touching the first one halfway.
+        for seed in 1..CACHE_ENTRIES as u64 + 10 {
+            cache.get(&with_seed(seed), true);
+            if seed == CACHE_ENTRIES as u64 / 2 {
+                cache.get(&with_seed(0), true);
+            }
+        }
+        assert_eq!(cache.runs.borrow().len(), CACHE_ENTRIES);
+        assert!(
+            Rc::ptr_eq(&first, &cache.get(&with_seed(0), true)),
+            "evicted while in use"
+        );
+        let held = |seed| {
+            let key = with_seed(seed).pod_key();
+            cache.runs.borrow().iter().any(|(k, _)| *k == key)
+        };
+        assert!(!held(1), "the least recently used goes first");
+        assert!(held(CACHE_ENTRIES as u64 + 9));
+    }
+}
