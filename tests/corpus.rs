@@ -522,6 +522,39 @@ fn describe_in_part() {
     );
 }
 
+#[test]
+fn an_image_pull_back_off_is_its_own_rhythm() {
+    // 4 failed pulls: the image backoff waits 10 · 2³ = 80 s after the last,
+    // which failed 7 s before the output (taken as printed at NOW): the next
+    // pull at NOW − 7 s + 80 s = 00:01:13.
+    let d = check(
+        "written-describe-imagepullbackoff.txt",
+        Shape::Describe,
+        &[(
+            "web-5d9c7b6f4-x8k2p",
+            "web",
+            Some(0),
+            "ImagePullBackOff",
+            None,
+        )],
+    );
+    let c = &d.pods[0].containers[0];
+    assert_eq!(
+        c.next_restart_at.map(format_rfc3339).as_deref(),
+        Some("2026-11-26T00:01:13Z")
+    );
+    assert!(c.estimated);
+    assert!(
+        c.notes.iter().any(|n| n.contains("4 failed pulls")),
+        "{:?}",
+        c.notes
+    );
+    assert!(c
+        .notes
+        .iter()
+        .any(|n| n.contains("maxContainerRestartPeriod does not change it")));
+}
+
 // --- events ----------------------------------------------------------------
 
 #[test]

@@ -100,6 +100,16 @@ pub struct PodObservation {
     pub containers: Vec<ObservedContainer>,
     /// `Back-off restarting failed container` events, as printed.
     pub backoff_events: Vec<String>,
+    /// `Failed to pull image` events, where the output shows them.
+    pub pull_failures: Option<PullFailures>,
+}
+
+/// What the events tell of an image's failed pulls: how many (the event's
+/// count, `x7`) and how long before the output the last one was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PullFailures {
+    pub count: u64,
+    pub last_ago_ms: Option<Ms>,
 }
 
 /// One row of the "what would change" table.
@@ -378,13 +388,26 @@ fn diagnose_container(
         _ => None,
     };
     let rhythm = waiting_reason.and_then(waiting::rhythm);
+    // The next image pull, where the events say when the last one failed.
+    let mut pull_at: Option<Epoch> = None;
     if let Some((r, meaning)) = rhythm.filter(|(r, _)| *r != Rhythm::CrashLoop) {
         notes.push(format!("{}: {meaning}", waiting_reason.unwrap_or_default()));
         if r == Rhythm::ImagePull {
-            notes.push(format!(
-                "the pod's status does not count failed pulls: the next pull is at most {} after the last failed one (the Failed events' count gives the step)",
-                format_go_duration_ms(waiting::IMAGE_BACKOFF_MAX_MS)
-            ));
+            match pod.pull_failures {
+                Some(f) => {
+                    let wait = waiting::image_pull_wait(f.count);
+                    notes.push(format!(
+                        "{} failed pulls in the events: the next pull waits {} after the last failed one",
+                        f.count,
+                        format_go_duration_ms(wait)
+                    ));
+                    pull_at = f.last_ago_ms.map(|ago| now - ago as Epoch + wait as Epoch);
+                }
+                None => notes.push(format!(
+                    "the pod's status does not count failed pulls: the next pull is at most {} after the last failed one (the Failed events' count gives the step)",
+                    format_go_duration_ms(waiting::IMAGE_BACKOFF_MAX_MS)
+                )),
+            }
         }
     }
     let configured = curve_wait(b.initial_ms, b.max_ms, restarts_seen);
@@ -482,11 +505,15 @@ fn diagnose_container(
             .collect(),
         _ => vec![],
     };
+    if let Some(at) = pull_at.filter(|_| next.is_none()) {
+        next = Some(at);
+        notes.push("the next pull is worked out from the events' ages, taken as printed at the moment of the diagnosis: an estimate".into());
+    }
     ContainerDiagnosis {
         name: c.name.clone(),
         kind: c.kind,
         restart_count: c.restart_count,
-        estimated: false,
+        estimated: pull_at.is_some(),
         state: state_word(c),
         backoff_ms,
         message_backoff_ms: message,

@@ -202,6 +202,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         started_at: None,
         containers: vec![],
         backoff_events: vec![],
+        pull_failures: None,
     };
     for (n, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
@@ -291,6 +292,21 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             continue;
         }
         if section == Section::Events {
+            if line.contains("Failed to pull image") {
+                if let Some(pod) = pods.last_mut() {
+                    let seen = super::events::pull_failures(&[line]);
+                    pod.pull_failures = match (pod.pull_failures, seen) {
+                        (Some(a), Some(b)) => Some(crate::engine::pod::PullFailures {
+                            count: a.count.max(b.count),
+                            last_ago_ms: a
+                                .last_ago_ms
+                                .min(b.last_ago_ms)
+                                .or(a.last_ago_ms.or(b.last_ago_ms)),
+                        }),
+                        (a, b) => a.or(b),
+                    };
+                }
+            }
             let lower = line.to_ascii_lowercase();
             if lower.contains("back-off") && lower.contains("restarting failed container") {
                 if let Some(pod) = pods.last_mut() {

@@ -6,7 +6,7 @@
 //! container=X pod=Y_NS(UID)`, whose wait is the curve's step.
 
 use super::{Reading, Shape, HOW};
-use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation};
+use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation, PullFailures};
 use crate::engine::restart_rules::ContainerRestart;
 
 const PHRASE: &str = "restarting failed container";
@@ -35,6 +35,35 @@ fn word_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
 pub fn container_of(line: &str) -> Option<&str> {
     word_after(line, "container=")
         .or_else(|| word_after(line, "failed container ").filter(|w| !w.starts_with("container=")))
+}
+
+/// What `Failed to pull image` events say: the most failed pulls one
+/// counts (`7s (x21 over 154m)`: 21) and the newest one's age (`7s`).
+pub fn pull_failures(lines: &[&str]) -> Option<PullFailures> {
+    let mut found: Option<PullFailures> = None;
+    for line in lines.iter().filter(|l| l.contains("Failed to pull image")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| w.starts_with("(x"));
+        let count = at
+            .and_then(|i| words[i].trim_start_matches("(x").parse::<u64>().ok())
+            .unwrap_or(1);
+        // The age is the word before the count, or the third (Type, Reason, Age).
+        let age = at
+            .and_then(|i| i.checked_sub(1))
+            .or(Some(2))
+            .and_then(|i| words.get(i))
+            .and_then(|w| super::table::parse_age(w));
+        let f = found.get_or_insert(PullFailures {
+            count: 0,
+            last_ago_ms: None,
+        });
+        f.count = f.count.max(count);
+        f.last_ago_ms = match (f.last_ago_ms, age) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    found
 }
 
 /// `NAME_NAMESPACE(UID)` as the kubelet writes a pod, split.
@@ -69,6 +98,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                     started_at: None,
                     containers: vec![],
                     backoff_events: vec![],
+                    pull_failures: None,
                 });
                 pods.len() - 1
             }

@@ -347,5 +347,6 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
         started_at,
         containers,
         backoff_events: vec![],
+        pull_failures: None,
     })
 }
