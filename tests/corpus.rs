@@ -243,7 +243,20 @@ fn tables_with_other_back_offs() {
     let d = check(
         "k8s-63873-get-pod-kube-system.txt",
         Shape::Table,
+        // No window without "(… ago)": the pods in trouble first, then the
+        // most restarted, then as pasted.
         &[
+            (
+                "calico-node-ls4nf",
+                "",
+                Some(12),
+                "CrashLoopBackOff",
+                Some(300_000),
+            ),
+            ("kube-proxy-gfvf8", "", Some(0), "ImagePullBackOff", None),
+            ("kube-proxy-gn99x", "", Some(0), "ImagePullBackOff", None),
+            ("calico-node-x7nkw", "", Some(13), "Running", Some(300_000)),
+            ("calico-node-t9r8z", "", Some(1), "Running", Some(10_000)),
             ("calico-etcd-spwts", "", Some(0), "Running", None),
             (
                 "calico-kube-controllers-685755779f-8qvg9",
@@ -252,15 +265,6 @@ fn tables_with_other_back_offs() {
                 "Running",
                 None,
             ),
-            (
-                "calico-node-ls4nf",
-                "",
-                Some(12),
-                "CrashLoopBackOff",
-                Some(300_000),
-            ),
-            ("calico-node-t9r8z", "", Some(1), "Running", Some(10_000)),
-            ("calico-node-x7nkw", "", Some(13), "Running", Some(300_000)),
             ("etcd-k8s-node1", "", Some(0), "Running", None),
             ("kube-apiserver-k8s-node1", "", Some(0), "Running", None),
             (
@@ -271,8 +275,6 @@ fn tables_with_other_back_offs() {
                 None,
             ),
             ("kube-dns-86f4d74b45-tb98s", "", Some(0), "Running", None),
-            ("kube-proxy-gfvf8", "", Some(0), "ImagePullBackOff", None),
-            ("kube-proxy-gn99x", "", Some(0), "ImagePullBackOff", None),
             ("kube-proxy-s9kjw", "", Some(0), "Running", None),
             ("kube-scheduler-k8s-node1", "", Some(0), "Running", None),
             (
@@ -284,14 +286,14 @@ fn tables_with_other_back_offs() {
             ),
         ],
     );
-    let pull = &d.pods[9].containers[0];
+    let pull = &d.pods[1].containers[0];
     assert!(
         pull.notes.iter().any(|n| n.contains("image pull backoff")),
         "{:?}",
         pull.notes
     );
     let (_, d) = read("aegis-293-createcontainerconfigerror.txt");
-    assert!(d.pods[1].containers[0]
+    assert!(d.pods[0].containers[0]
         .notes
         .iter()
         .any(|n| n.contains("every 10-15 s")));

@@ -306,21 +306,20 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let rows = a.pods.iter().enumerate().map(|(i, p)| {
                 let next = p.containers.iter().filter_map(|c| c.next_restart_at).min();
                 let restarts: u64 = p.containers.iter().filter_map(|c| c.restart_count).sum();
-                let status = p.status.clone().unwrap_or_else(|| {
-                    p.containers.iter().map(|c| c.state.clone()).collect::<Vec<_>>().join(", ")
-                });
+                let states = p.containers.iter().map(|c| c.state.clone()).collect::<Vec<_>>().join(", ");
                 let select = {
                     let selected = selected.clone();
                     Callback::from(move |_: MouseEvent| selected.set(i))
                 };
+                let name = if p.pod.is_empty() { "(unnamed)".to_owned() } else { p.pod.clone() };
                 html! {
                     <tr aria-current={(i == rank).then_some("true")}>
                         <td>{ i + 1 }</td>
-                        <td><code>{ if p.pod.is_empty() { "(unnamed)".to_owned() } else { p.pod.clone() } }</code></td>
-                        <td>{ status }</td>
+                        <td><button type="button" class="link" id={format!("pod-pick-{i}")} onclick={select}
+                            title="Show this pod's diagnosis">{ name }</button></td>
+                        <td>{ states }</td>
                         <td>{ restarts }</td>
-                        <td>{ next.map_or("—".to_owned(), format_rfc3339) }</td>
-                        <td><button type="button" id={format!("pod-pick-{i}")} onclick={select}>{"Diagnose"}</button></td>
+                        <td>{ next.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
                     </tr>
                 }
             });
@@ -328,7 +327,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                 <div class="table-scroll">
                     <table id="pod-ranking">
                         <caption>{ format!("{} pods, soonest restart first", a.pods.len()) }</caption>
-                        <thead><tr><th>{"#"}</th><th>{"pod"}</th><th>{"status"}</th><th>{"restarts"}</th><th>{"next restart"}</th><th></th></tr></thead>
+                        <thead><tr><th>{"#"}</th><th>{"pod (click for its diagnosis)"}</th><th>{"state"}</th><th>{"restarts"}</th><th>{"next restart"}</th></tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
@@ -338,7 +337,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             <div id="pod-result">
                 <p id="pod-shape">{ format!("Read as {shape}.") }</p>
                 { for ranking }
-                <p>{ format!("Pod {}/{}", if d.namespace.is_empty() { "?" } else { &d.namespace }, if d.pod.is_empty() { "(unnamed)" } else { &d.pod }) }
+                <p>{ format!("Pod {}{}", if d.namespace.is_empty() { String::new() } else { format!("{}/", d.namespace) }, if d.pod.is_empty() { "(unnamed)" } else { &d.pod }) }
                     { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_human_ms(a))) }
                     { format!(", at {}", format_rfc3339(now)) }</p>
                 if !(reader_notes.is_empty() && d.notes.is_empty()) {

@@ -679,7 +679,8 @@ pub enum PodReading {
 /// its own moment: a paste from a ticket is hours or months old.
 pub const STALE_AFTER_MS: Ms = 3_600_000;
 
-/// Every pod of a paste, diagnosed at one moment, soonest restart first.
+/// Every pod of a paste, diagnosed at one moment, soonest restart first,
+/// then those in trouble, then the most restarted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PodsDiagnosis {
     pub pods: Vec<PodDiagnosis>,
@@ -761,7 +762,22 @@ pub fn diagnose_pods(
             .min()
             .unwrap_or(Epoch::MAX)
     };
-    ranked.sort_by_key(|(_, d)| soonest(d));
+    // Then the pods in trouble (a container not running), then the most restarted.
+    let calm = |d: &PodDiagnosis| {
+        d.containers.iter().all(|c| {
+            matches!(
+                c.state.as_str(),
+                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
+            )
+        })
+    };
+    let restarts = |d: &PodDiagnosis| {
+        d.containers
+            .iter()
+            .filter_map(|c| c.restart_count)
+            .sum::<u64>()
+    };
+    ranked.sort_by_key(|(_, d)| (soonest(d), calm(d), std::cmp::Reverse(restarts(d))));
     let (order, pods) = ranked.into_iter().unzip();
     PodsDiagnosis {
         pods,
