@@ -243,7 +243,11 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
             html! {
                 <div class="pod-container" id={format!("pod-c-{i}")}>
-                    <h3>{ if c.name.is_empty() { "the pod's containers, summed ".to_owned() } else { format!("{} ", c.name) } }<small>{ if c.estimated { "estimated from a table row" } else { c.kind.name() } }</small></h3>
+                    <h3>{ if c.name.is_empty() { "the pod's containers, summed ".to_owned() } else { format!("{} ", c.name) } }<small>{ match (c.estimated, c.name.is_empty()) {
+                        (true, true) => "estimated from a table row".to_owned(),
+                        (true, false) => format!("{}, estimated", c.kind.name()),
+                        _ => c.kind.name().to_owned(),
+                    } }</small></h3>
                     <dl class="counters">
                         <dt>{"state"}</dt><dd id={format!("pod-state-{i}")}>{ c.state.clone() }</dd>
                         <dt>{"restartCount"}</dt><dd>{ c.restart_count.map_or("not shown".to_owned(), |n| n.to_string()) }</dd>
@@ -251,10 +255,12 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                             c.backoff_ms.map_or("—".to_owned(), |b| format!("{}{step}{}", format_human_ms(b),
                                 if c.message_backoff_ms.is_some() { ", from the kubelet's message" } else { ", from the configuration" }))
                         }</dd>
-                        <dt>{"next restart"}</dt><dd id={format!("pod-next-{i}")}>{
-                            match c.next_restart_at {
-                                Some(t) => format!("{} (at the latest {})", format_rfc3339(t), time(c.next_restart_latest_at)),
-                                None => "none coming".to_owned(),
+                        <dt>{ if c.state.ends_with("ImagePullBackOff") || c.state.ends_with("ErrImagePull") { "next pull" } else { "next restart" } }</dt>
+                        <dd id={format!("pod-next-{i}")}>{
+                            match (c.next_restart_at, c.next_restart_latest_at) {
+                                (Some(t), Some(l)) => format!("{} (at the latest {})", format_rfc3339(t), format_rfc3339(l)),
+                                (Some(t), None) => format_rfc3339(t),
+                                (None, _) => "none coming".to_owned(),
                             }
                         }</dd>
                         if let Some(t) = c.next_restart_at {

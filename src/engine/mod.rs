@@ -1,8 +1,10 @@
 //! The backoff engine: pure Rust, no clock, no web crates. Time is integer
 //! milliseconds; randomness comes from seeds the caller passes.
 
+pub mod apf;
 pub mod audit;
 pub mod backoff;
+pub mod cluster;
 pub mod config;
 pub mod duration;
 pub mod field;

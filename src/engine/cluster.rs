@@ -1,0 +1,424 @@
+//! From one node to the cluster: classes of nodes, each a count of nodes
+//! that run the same workload, summed into what reaches the API server's
+//! `system` priority level, and the `maxContainerRestartPeriod` values under
+//! which what the user asks for holds.
+//!
+//! A class costs one node's evaluation whatever its node count: nodes that
+//! crash together send the same requests in the same windows (count × the
+//! node); nodes whose onset is spread over a time send the node's requests
+//! shifted, so the class is the node's series averaged over the spread
+//! (a running sum, not a loop over nodes).
+
+use serde::{Deserialize, Serialize};
+
+use super::apf::{self, ApiServer, LevelSeats};
+use super::backoff::Ms;
+use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
+use super::duration::format_go_duration_ms;
+use super::scenario::{Scenario, ScenarioSpec};
+use super::simulate::{node_timeline, pod_runs_unbanded, LOAD_WINDOW_MS};
+use super::{KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
+
+/// SIG Scalability's tested envelope.
+pub const MAX_NODES: u32 = 15_000;
+pub const MAX_CLASSES: usize = 20;
+/// A spread longer than a day is not one rollout.
+pub const MAX_SPREAD_MS: Ms = 86_400_000;
+
+/// Nodes that run the same workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeClass {
+    pub name: String,
+    pub nodes: u32,
+    /// One node's workload and kubelet, as the bare command reads it.
+    #[serde(default)]
+    pub scenario: Scenario,
+    /// Over how long the crashes start across the class's nodes (a rollout
+    /// going node by node); 0: every node at once.
+    #[serde(default)]
+    pub spread_ms: Ms,
+}
+
+/// What `crashloop-explorer cluster` reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Cluster {
+    pub node_classes: Vec<NodeClass>,
+    #[serde(default)]
+    pub api_server: ApiServer,
+}
+
+impl Cluster {
+    /// The first field out of range, named as the JSON names it.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.node_classes.is_empty() {
+            return Err("nodeClasses: at least one node class".into());
+        }
+        if self.node_classes.len() > MAX_CLASSES {
+            return Err(format!("nodeClasses: at most {MAX_CLASSES} classes"));
+        }
+        for (i, c) in self.node_classes.iter().enumerate() {
+            if !(1..=MAX_NODES).contains(&c.nodes) {
+                return Err(format!(
+                    "nodeClasses[{i}].nodes: {} is not 1 to {MAX_NODES}",
+                    c.nodes
+                ));
+            }
+            if c.spread_ms > MAX_SPREAD_MS {
+                return Err(format!("nodeClasses[{i}].spreadMs: at most a day"));
+            }
+        }
+        self.api_server.validate()
+    }
+}
+
+/// One class's share.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassResult {
+    pub name: String,
+    pub nodes: u32,
+    /// The busiest window of the class, in requests per second.
+    pub peak_requests_per_second: f64,
+    /// The busiest window of one of its nodes.
+    pub node_peak_requests_per_second: f64,
+    /// Whether its kubelets' own client rate limiter holds requests back.
+    pub limiter_binds: bool,
+}
+
+/// What the cluster sends the API server, against what it can serve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterResult {
+    pub window_ms: Ms,
+    /// The kubelets' admitted `/pods` requests per window, summed.
+    pub requests_per_window: Vec<u64>,
+    pub peak_requests_per_second: f64,
+    /// The `system` level's nominal seats over all replicas.
+    pub system_seats: u32,
+    /// One replica's `system` level: nominal, lendable, borrowable.
+    pub system: LevelSeats,
+    /// Peak requests per second × seconds per request, over all replicas.
+    pub peak_seats_busy: f64,
+    /// How long demand needs more than the nominal seats.
+    pub time_over_seats_ms: Ms,
+    /// Node leases, a separate baseline on `node-high`.
+    pub lease_requests_per_second: f64,
+    pub lease_seats_busy: f64,
+    pub classes: Vec<ClassResult>,
+    pub notes: Vec<String>,
+}
+
+/// A node's admitted requests per window spread over `spread` windows: the
+/// mean of the series shifted by 0 … spread − 1 windows, times `nodes`.
+fn spread_sum(node: &[u64], nodes: u32, spread: usize, len: usize) -> Vec<u64> {
+    let n = u64::from(nodes);
+    if spread <= 1 {
+        let mut out: Vec<u64> = node.iter().map(|r| r * n).collect();
+        out.resize(len, 0);
+        return out;
+    }
+    // Nodes are spread evenly: in window w the class sends
+    // Σ_{j<spread} node[w − j] · nodes / spread, a running sum of the node.
+    let mut out = vec![0u64; len];
+    let mut running: u128 = 0;
+    for (w, slot) in out.iter_mut().enumerate() {
+        running += u128::from(node.get(w).copied().unwrap_or(0));
+        if w >= spread {
+            running -= u128::from(node.get(w - spread).copied().unwrap_or(0));
+        }
+        *slot = (running * u128::from(n) / spread as u128) as u64;
+    }
+    out
+}
+
+/// The cluster's load over the longest class horizon (plus any spread).
+pub fn evaluate(cluster: &Cluster) -> ClusterResult {
+    let api = &cluster.api_server;
+    let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
+    let timelines: Vec<_> = cluster
+        .node_classes
+        .iter()
+        .map(|c| node_timeline(&c.scenario, &pod_runs_unbanded(&c.scenario)))
+        .collect();
+    let spreads: Vec<usize> = cluster
+        .node_classes
+        .iter()
+        .map(|c| (c.spread_ms / LOAD_WINDOW_MS) as usize)
+        .collect();
+    let len = timelines
+        .iter()
+        .zip(&spreads)
+        .map(|(t, s)| t.api.admitted_per_window.len() + s.saturating_sub(1))
+        .max()
+        .unwrap_or(0);
+    let mut total = vec![0u64; len];
+    let mut classes = vec![];
+    for ((c, t), &spread) in cluster.node_classes.iter().zip(&timelines).zip(&spreads) {
+        let series = spread_sum(&t.api.admitted_per_window, c.nodes, spread, len);
+        for (slot, r) in total.iter_mut().zip(&series) {
+            *slot += r;
+        }
+        classes.push(ClassResult {
+            name: c.name.clone(),
+            nodes: c.nodes,
+            peak_requests_per_second: per_s(series.iter().copied().max().unwrap_or(0)),
+            node_peak_requests_per_second: per_s(
+                t.api.admitted_per_window.iter().copied().max().unwrap_or(0),
+            ),
+            limiter_binds: t.api.max_queue_delay_ms.iter().any(|&d| d > 0),
+        });
+    }
+    let peak = per_s(total.iter().copied().max().unwrap_or(0));
+    let system = api.level(apf::SYSTEM);
+    let nodes: u32 = cluster.node_classes.iter().map(|c| c.nodes).sum();
+    let lease = f64::from(nodes) * apf::LEASE_REQUESTS_PER_NODE_PER_S;
+    let mut notes = vec![format!(
+        "each replica's system level: {} seats, {} of them lendable, up to {} borrowed while the other levels are idle; requests spread evenly over {} replica(s)",
+        system.nominal, system.lendable, system.borrowable, api.replicas
+    )];
+    let over = apf::time_over(api, &total, LOAD_WINDOW_MS, system.nominal);
+    if over > 0 {
+        notes.push(format!(
+            "demand needs more than the system level's nominal seats for {}: it borrows if the other levels are idle, else requests queue (64 queues of 50) and the rest are refused with 429",
+            format_go_duration_ms(over)
+        ));
+    }
+    if classes.iter().any(|c| c.limiter_binds) {
+        notes.push("a kubelet's client rate limiter (kubeAPIQPS/kubeAPIBurst) holds requests back on some nodes: the API server sees less than the nodes offer, and pod status reaches it late".into());
+    }
+    ClusterResult {
+        window_ms: LOAD_WINDOW_MS,
+        requests_per_window: total,
+        peak_requests_per_second: peak,
+        system_seats: system.nominal * api.replicas,
+        peak_seats_busy: peak * api.seconds_per_request,
+        time_over_seats_ms: over,
+        lease_requests_per_second: lease,
+        lease_seats_busy: lease * api.seconds_per_request,
+        system,
+        classes,
+        notes,
+    }
+}
+
+/// What the user wants of a setting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Constraints {
+    /// A container that crashed this many times in a row …
+    #[serde(default = "default_crashes")]
+    pub crashes: u32,
+    /// … restarts within this long of its last exit (unset: no bound).
+    #[serde(default)]
+    pub restart_within_ms: Option<Ms>,
+    /// No kubelet's client rate limiter binds.
+    #[serde(default)]
+    pub no_limiter_binds: bool,
+    /// At peak, the system level is at most this busy (per cent of its
+    /// nominal seats, each replica).
+    #[serde(default)]
+    pub max_system_busy_percent: Option<f64>,
+    /// Also weigh `ReduceDefaultCrashLoopBackOffDecay` (1 s initial).
+    #[serde(default)]
+    pub reduce_default_decay: bool,
+}
+
+fn default_crashes() -> u32 {
+    5
+}
+
+/// One candidate value and which constraints hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub max_ms: Ms,
+    pub initial_ms: Ms,
+    /// The wait after `crashes` crashes in a row.
+    pub wait_ms: Ms,
+    pub restart_ok: bool,
+    pub limiter_ok: bool,
+    pub busy_percent: f64,
+    pub busy_ok: bool,
+}
+
+/// The feasible values, the recommendation and the configuration to apply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recommendation {
+    pub candidates: Vec<Candidate>,
+    /// The smallest and largest feasible maximum, when any is.
+    pub feasible_ms: Option<(Ms, Ms)>,
+    pub recommended_ms: Option<Ms>,
+    pub snippets: Vec<Snippet>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snippet {
+    pub platform: String,
+    /// The configuration's text, or `None` where the platform has no field.
+    pub text: Option<String>,
+    /// Where its field names were checked.
+    pub source: String,
+}
+
+/// The values of `maxContainerRestartPeriod` weighed: every second to a
+/// minute, then every 5 s to 5 min.
+pub fn candidate_values() -> Vec<Ms> {
+    (1..=60u64)
+        .map(|s| s * 1_000)
+        .chain((13..=60u64).map(|s| s * 5_000))
+        .collect()
+}
+
+/// The wait after `crashes` crashes in a row: none before the first restart.
+fn wait_after(initial: Ms, max: Ms, crashes: u32) -> Ms {
+    super::pod::curve_wait(initial.min(max), max, u64::from(crashes))
+}
+
+/// A class's scenario on a node configured with `max` (and the 1 s initial).
+fn configured(s: &Scenario, max: Ms, reduce: bool) -> Scenario {
+    let mut config = KubeletConfig {
+        crash_loop_back_off: CrashLoopBackOffConfig {
+            max_container_restart_period: Some(format_go_duration_ms(max)),
+        },
+        semantics: Some(Semantics::Kubelet),
+        ..KubeletConfig::default()
+    };
+    config
+        .feature_gates
+        .insert(KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(), true);
+    if reduce {
+        config
+            .feature_gates
+            .insert(REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY.to_owned(), true);
+    }
+    let spec = ScenarioSpec {
+        config: Some(config),
+        initial_ms: None,
+        max_ms: None,
+        model: Semantics::Kubelet,
+        ..s.spec().clone()
+    };
+    Scenario::try_from(spec).unwrap_or_else(|_| s.clone())
+}
+
+/// Every candidate under the constraints, and the configuration to apply.
+pub fn recommend(cluster: &Cluster, want: &Constraints) -> Recommendation {
+    let initial = if want.reduce_default_decay {
+        super::config::REDUCED_INITIAL_MS
+    } else {
+        super::config::DEFAULT_INITIAL_MS
+    };
+    let seats = f64::from(cluster.api_server.level(apf::SYSTEM).nominal);
+    let candidates: Vec<Candidate> = candidate_values()
+        .into_iter()
+        .map(|max| {
+            let c = Cluster {
+                node_classes: cluster
+                    .node_classes
+                    .iter()
+                    .map(|n| NodeClass {
+                        scenario: configured(&n.scenario, max, want.reduce_default_decay),
+                        ..n.clone()
+                    })
+                    .collect(),
+                api_server: cluster.api_server.clone(),
+            };
+            let r = evaluate(&c);
+            let busy = 100.0 * cluster.api_server.seats_busy(r.peak_requests_per_second) / seats;
+            let wait = wait_after(initial, max, want.crashes);
+            Candidate {
+                max_ms: max,
+                initial_ms: initial.min(max),
+                wait_ms: wait,
+                restart_ok: want.restart_within_ms.is_none_or(|w| wait <= w),
+                limiter_ok: !want.no_limiter_binds || r.classes.iter().all(|c| !c.limiter_binds),
+                busy_percent: (busy * 10.0).round() / 10.0,
+                busy_ok: want.max_system_busy_percent.is_none_or(|p| busy <= p),
+            }
+        })
+        .collect();
+    let ok: Vec<Ms> = candidates
+        .iter()
+        .filter(|c| c.restart_ok && c.limiter_ok && c.busy_ok)
+        .map(|c| c.max_ms)
+        .collect();
+    let feasible = ok.first().zip(ok.last()).map(|(&a, &b)| (a, b));
+    // The least load that still meets the restart goal: the largest
+    // feasible maximum.
+    let recommended = ok.last().copied();
+    let mut notes = vec![];
+    match (feasible, ok.len() == candidates.len()) {
+        (None, _) => notes.push("no value from 1 s to 5 min meets every constraint: loosen one (the restart time, the busy share) or add API server replicas".into()),
+        (Some(_), false) if !is_interval(&candidates) => notes.push("the values that meet every constraint are not one interval: the range shown spans values that do not".into()),
+        _ => {}
+    }
+    Recommendation {
+        snippets: recommended.map_or_else(Vec::new, |m| snippets(m, want.reduce_default_decay)),
+        candidates,
+        feasible_ms: feasible,
+        recommended_ms: recommended,
+        notes,
+    }
+}
+
+fn is_interval(c: &[Candidate]) -> bool {
+    let ok: Vec<bool> = c
+        .iter()
+        .map(|c| c.restart_ok && c.limiter_ok && c.busy_ok)
+        .collect();
+    let first = ok.iter().position(|&b| b);
+    let last = ok.iter().rposition(|&b| b);
+    match (first, last) {
+        (Some(a), Some(b)) => ok[a..=b].iter().all(|&x| x),
+        _ => true,
+    }
+}
+
+/// The configuration to apply, per platform, with where its fields were checked.
+pub fn snippets(max: Ms, reduce: bool) -> Vec<Snippet> {
+    let d = format_go_duration_ms(max);
+    let gates = if reduce {
+        format!("featureGates:\n  {KUBELET_CRASH_LOOP_BACK_OFF_MAX}: true\n  {REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY}: true\n")
+    } else {
+        format!("featureGates:\n  {KUBELET_CRASH_LOOP_BACK_OFF_MAX}: true\n")
+    };
+    let mut out = vec![Snippet {
+        platform: "KubeletConfiguration".into(),
+        text: Some(format!(
+            "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n{gates}crashLoopBackOff:\n  maxContainerRestartPeriod: \"{d}\"\n"
+        )),
+        source: "kubernetes/kubernetes staging/src/k8s.io/kubelet/config/v1beta1/types.go (CrashLoopBackOffConfig.MaxContainerRestartPeriod, +featureGate=KubeletCrashLoopBackOffMax; beta and on by default since 1.35)".into(),
+    }];
+    out.push(Snippet {
+        platform: "GKE node pool (API field NodeKubeletConfig)".into(),
+        text: Some(format!(
+            "{{\n  \"kubeletConfig\": {{\n    \"crashLoopBackOff\": {{\n      \"maxContainerRestartPeriod\": \"{d}\"\n    }}\n  }}\n}}\n"
+        )),
+        source: "Google Kubernetes Engine API reference, NodeKubeletConfig.CrashLoopBackOffConfig.max_container_restart_period (1 s to 300 s)".into(),
+    });
+    out.push(Snippet {
+        platform: "Terraform (google provider, google_container_node_pool)".into(),
+        text: Some(format!(
+            "node_config {{\n  kubelet_config {{\n    crash_loop_back_off {{\n      max_container_restart_period = \"{d}\"\n    }}\n  }}\n}}\n"
+        )),
+        source: "the provider's node_config.kubelet_config.crash_loop_back_off block, as Pulumi's gcp package (generated from it) names it: NodePoolNodeConfigKubeletConfigCrashLoopBackOff.maxContainerRestartPeriod".into(),
+    });
+    out.push(Snippet {
+        platform: "kOps".into(),
+        text: None,
+        source: "the kOps source read here (pkg/apis/kops/v1alpha2/componentconfig.go, KubeletConfigSpec) has no crashLoopBackOff field; no snippet is invented for it".into(),
+    });
+    if reduce {
+        out.push(Snippet {
+            platform: "note".into(),
+            text: None,
+            source: "ReduceDefaultCrashLoopBackOffDecay is alpha (off by default): managed platforms may not let you turn it on".into(),
+        });
+    }
+    out
+}
