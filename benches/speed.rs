@@ -116,8 +116,31 @@ fn pod_reader() {
     }
 }
 
+/// The cluster: three classes of 5,000 nodes × 110 pods, a day at a 1 s cap.
+fn cluster() {
+    use crashloop_explorer::engine::apf::ApiServer;
+    use crashloop_explorer::engine::cluster::{evaluate, Cluster, NodeClass};
+    let class = |name: &str, spread_ms| NodeClass {
+        name: name.into(),
+        nodes: 5_000,
+        scenario: scenario(1_000, 1_000, 86_400_000, 110),
+        spread_ms,
+    };
+    let c = Cluster {
+        node_classes: vec![class("a", 0), class("b", 600_000), class("c", 3_600_000)],
+        api_server: ApiServer::default(),
+    };
+    measure(
+        "cluster: 3 classes × 5,000 nodes × 110 pods, 24 h, 1 s cap",
+        || {
+            black_box(evaluate(black_box(&c)));
+        },
+    );
+}
+
 fn main() {
     pod_reader();
+    cluster();
     let config: KubeletConfig = serde_json::from_str(
         r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}, "crashLoopBackOff": {"maxContainerRestartPeriod": "4s"}}"#,
     )

@@ -80,6 +80,21 @@ mod cli {
         /// or in part; back-off events; a `kubectl get pods` table) and
         /// prints each, soonest restart first, with the shape recognised.
         Pods(Node),
+        /// Reads a cluster as JSON on standard input, `{"nodeClasses": [{"name":
+        /// "pool-a", "nodes": 5000, "scenario": {…a Scenario…}, "spreadMs": 0}],
+        /// "apiServer": {"replicas": 3, "maxRequestsInflight": 400,
+        /// "maxMutatingRequestsInflight": 200, "secondsPerRequest": 0.02}}`, and
+        /// prints what its kubelets send the API server's `system` priority
+        /// level per 10 s window, against the level's seats.
+        Cluster {
+            /// Also weigh every maxContainerRestartPeriod from 1 s to 5 min
+            /// against these constraints, e.g. '{"crashes": 5,
+            /// "restartWithinMs": 60000, "noLimiterBinds": true,
+            /// "maxSystemBusyPercent": 50}', and print the feasible range
+            /// and the configuration to apply.
+            #[arg(long)]
+            recommend: Option<String>,
+        },
         /// Draws one chart of the state a link describes (the query string
         /// the app writes, e.g. 'v=1.37&m=kep&i=1s') as SVG, through the
         /// app's own drawing code. Any part of the link the app would not
@@ -151,6 +166,9 @@ fn main() -> std::process::ExitCode {
             .map(|j| format!("{j}\n")),
         Some(Command::Pods(node)) => read_input()
             .and_then(|i| pod(&node, &i, true))
+            .map(|j| format!("{j}\n")),
+        Some(Command::Cluster { recommend }) => read_input()
+            .and_then(|i| cluster(&i, recommend.as_deref()))
             .map(|j| format!("{j}\n")),
         Some(Command::Figure { link, chart, theme }) => figure(&link, &chart, &theme),
         Some(Command::Prerender { dir }) => prerender(&dir).map(|()| String::new()),
@@ -244,6 +262,21 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
         diagnosis_json(&d)
     };
     serde_json::to_string_pretty(&json).map_err(|e| e.to_string())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn cluster(input: &str, recommend: Option<&str>) -> Result<String, String> {
+    use crashloop_explorer::engine::cluster::{self, Cluster, Constraints};
+    let c: Cluster = serde_json::from_str(input).map_err(|e| format!("invalid cluster: {e}"))?;
+    c.validate()?;
+    let mut out = serde_json::to_value(cluster::evaluate(&c)).map_err(|e| e.to_string())?;
+    if let Some(want) = recommend {
+        let want: Constraints =
+            serde_json::from_str(want).map_err(|e| format!("--recommend: {e}"))?;
+        let r = cluster::recommend(&c, &want);
+        out["recommendation"] = serde_json::to_value(r).map_err(|e| e.to_string())?;
+    }
+    serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -294,3 +294,42 @@ fn pods_reads_a_table() {
     assert_eq!(code, 2);
     assert!(err.contains("holds no pod"), "{err}");
 }
+
+/// `cluster`: a class of 5,000 nodes against 3 replicas' system seats
+/// (3 × 74); `--recommend` adds the feasible range; a bad field exits 2.
+#[test]
+fn cluster_reads_classes_and_recommends() {
+    let input = r#"{"nodeClasses": [{"name": "pool-a", "nodes": 5000, "scenario": {"pods": 1}}],
+        "apiServer": {"replicas": 3, "maxRequestsInflight": 400, "maxMutatingRequestsInflight": 200, "secondsPerRequest": 0.01}}"#;
+    let (code, out, err) = run(
+        &[
+            "cluster",
+            "--recommend",
+            r#"{"crashes": 5, "restartWithinMs": 60000}"#,
+        ],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["windowMs"], 10000);
+    assert_eq!(v["systemSeats"], 222);
+    let peak = v["peakRequestsPerSecond"].as_f64().unwrap();
+    assert!((v["peakSeatsBusy"].as_f64().unwrap() - peak * 0.01).abs() < 1e-9);
+    assert_eq!(
+        v["recommendation"]["feasibleMs"],
+        serde_json::json!([1000, 60000])
+    );
+    assert!(v["recommendation"]["snippets"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("maxContainerRestartPeriod: \"1m0s\""));
+    let (code, _, err) = run(
+        &["cluster"],
+        r#"{"nodeClasses": [{"name": "a", "nodes": 0}]}"#,
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.trim(), "nodeClasses[0].nodes: 0 is not 1 to 15000");
+    let (code, _, err) = run(&["cluster"], r#"{"nodeClasses": [], "apiServers": {}}"#);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown field `apiServers`"), "{err}");
+}

@@ -154,6 +154,9 @@ fn wrap_status(status: Value) -> Value {
     serde_json::json!({ "status": status })
 }
 
+/// What an absent field reads as.
+static NULL: Value = Value::Null;
+
 /// The status lists and the spec lists beside them.
 const LISTS: [(&str, &str); 2] = [
     ("initContainerStatuses", "initContainers"),
@@ -241,7 +244,7 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
     let status_word = str_at(v, &["status", "reason"])
         .or(str_at(v, &["status", "phase"]))
         .map(str::to_owned);
-    let spec = v.get("spec").cloned().unwrap_or(Value::Null);
+    let spec = v.get("spec").unwrap_or(&NULL);
     let restart_policy = match spec.get("restartPolicy").and_then(Value::as_str) {
         None => None,
         Some(p) => Some(RestartPolicy::parse(p).ok_or_else(|| {
@@ -251,7 +254,7 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
             )
         })?),
     };
-    let status = v.get("status").cloned().unwrap_or(Value::Null);
+    let status = v.get("status").unwrap_or(&NULL);
     let started_at = match time_at(&status, "startTime", "status")? {
         Some(t) => Some(t),
         None => v

@@ -105,12 +105,14 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
 
 /// Whether the text reads as a table: a header, or rows.
 pub fn looks_like(lines: &[&str]) -> bool {
-    let yaml_like = lines.iter().filter(|l| l.contains(": ")).count();
-    let rows = lines
+    // The first lines tell: a pasted cluster has tens of thousands.
+    let head = &lines[..lines.len().min(500)];
+    let yaml_like = head.iter().filter(|l| l.contains(": ")).count();
+    let rows = head
         .iter()
         .filter(|l| row(l, Columns::default()).is_some())
         .count();
-    lines.iter().any(|l| header(l).is_some()) || (rows > 0 && rows * 2 >= yaml_like)
+    head.iter().any(|l| header(l).is_some()) || (rows > 0 && rows * 2 >= yaml_like)
 }
 
 /// Every pod of the table, each once (its last row).

@@ -1,0 +1,197 @@
+//! From one node to the cluster: API Priority and Fairness seats, classes
+//! of nodes summed, the recommendation sweep and its snippets, with numbers
+//! worked out by hand.
+#![cfg(not(target_arch = "wasm32"))]
+
+use crashloop_explorer::engine::apf::{seats, ApiServer};
+use crashloop_explorer::engine::cluster::{
+    evaluate, recommend, snippets, Cluster, Constraints, NodeClass,
+};
+use crashloop_explorer::engine::{Scenario, ScenarioSpec};
+
+fn class(nodes: u32, spec: ScenarioSpec, spread_ms: u64) -> NodeClass {
+    NodeClass {
+        name: "pool".into(),
+        nodes,
+        scenario: Scenario::try_from(spec).expect("valid"),
+        spread_ms,
+    }
+}
+
+fn cluster(classes: Vec<NodeClass>) -> Cluster {
+    Cluster {
+        node_classes: classes,
+        api_server: ApiServer::default(),
+    }
+}
+
+#[test]
+fn the_system_level_gets_its_share_of_the_servers_seats() {
+    // 400 + 200 = 600 seats; shares 30 of 245: ceil(600 · 30 / 245) =
+    // ceil(73.47) = 74; 33 % lendable: round(24.42) = 24. The others lend
+    // node-high round(98 · .25 = 24.5) = 25, workload-high round(98 · .5) =
+    // 49, workload-low round(245 · .9 = 220.5) = 221, global-default
+    // round(49 · .5 = 24.5) = 25, leader-election and catch-all 0: 320.
+    let s = seats(600);
+    let system = &s[0];
+    assert_eq!(
+        (
+            system.name.as_str(),
+            system.nominal,
+            system.lendable,
+            system.borrowable
+        ),
+        ("system", 74, 24, 320)
+    );
+    let nominal: Vec<u32> = s.iter().map(|l| l.nominal).collect();
+    assert_eq!(nominal, vec![74, 98, 25, 98, 245, 49, 13]);
+    // 800 + 400: ceil(1200 · 30 / 245) = ceil(146.94) = 147, lendable round(48.51) = 49.
+    let s = seats(1_200);
+    assert_eq!((s[0].nominal, s[0].lendable), (147, 49));
+    // Three replicas: 3 × 74 seats.
+    let one = cluster(vec![class(1, ScenarioSpec::default(), 0)]);
+    assert_eq!(evaluate(&one).system_seats, 222);
+}
+
+#[test]
+fn a_class_of_n_nodes_is_n_times_its_node() {
+    let spec = ScenarioSpec {
+        pods: Some(10),
+        ..ScenarioSpec::default()
+    };
+    let one = evaluate(&cluster(vec![class(1, spec.clone(), 0)]));
+    let many = evaluate(&cluster(vec![class(5_000, spec.clone(), 0)]));
+    let times: Vec<u64> = one.requests_per_window.iter().map(|r| r * 5_000).collect();
+    assert_eq!(many.requests_per_window, times);
+    assert_eq!(
+        many.peak_requests_per_second,
+        one.peak_requests_per_second * 5_000.0
+    );
+    // Peak requests per second × 0.02 s each.
+    assert!((many.peak_seats_busy - many.peak_requests_per_second * 0.02).abs() < 1e-9);
+    // Leases: 5,000 nodes × 0.1 per second, on node-high.
+    assert_eq!(many.lease_requests_per_second, 500.0);
+    // Two classes add up.
+    let both = evaluate(&cluster(vec![
+        class(1, spec.clone(), 0),
+        class(4_999, spec, 0),
+    ]));
+    assert_eq!(both.requests_per_window, many.requests_per_window);
+}
+
+#[test]
+fn a_spread_rollout_is_the_node_averaged_over_the_spread() {
+    let spec = ScenarioSpec {
+        pods: Some(1),
+        ..ScenarioSpec::default()
+    };
+    let node = evaluate(&cluster(vec![class(1, spec.clone(), 0)])).requests_per_window;
+    // 6 nodes over 30 s (3 windows): window w carries
+    // (node[w] + node[w−1] + node[w−2]) · 6 / 3.
+    let spread = evaluate(&cluster(vec![class(6, spec, 30_000)])).requests_per_window;
+    assert_eq!(spread.len(), node.len() + 2);
+    for w in 0..spread.len() {
+        let sum: u64 = (0..3)
+            .filter_map(|j| w.checked_sub(j).and_then(|i| node.get(i)))
+            .sum();
+        assert_eq!(spread[w], sum * 6 / 3, "window {w}");
+    }
+}
+
+#[test]
+fn a_kubelet_limiter_that_binds_is_named() {
+    // 110 pods restarting together, 5 requests each, against 1 request per
+    // second with a burst of 1: the limiter holds them back.
+    let spec = ScenarioSpec {
+        pods: Some(110),
+        kube_api_qps: 1,
+        kube_api_burst: 1,
+        ..ScenarioSpec::default()
+    };
+    let r = evaluate(&cluster(vec![class(10, spec, 0)]));
+    assert!(r.classes[0].limiter_binds);
+    assert!(r.notes.iter().any(|n| n.contains("client rate limiter")));
+}
+
+#[test]
+fn the_feasible_range_of_a_restart_goal() {
+    let c = cluster(vec![class(100, ScenarioSpec::default(), 0)]);
+    // After 5 crashes in a row the curve waits min(10 s · 2⁴ = 160 s, max):
+    // within 60 s exactly when max ≤ 60 s. Nothing else is asked: every
+    // value from 1 s to 60 s holds; the least load is the largest, 60 s.
+    let want = Constraints {
+        crashes: 5,
+        restart_within_ms: Some(60_000),
+        no_limiter_binds: false,
+        max_system_busy_percent: None,
+        reduce_default_decay: false,
+    };
+    let r = recommend(&c, &want);
+    assert_eq!(r.feasible_ms, Some((1_000, 60_000)));
+    assert_eq!(r.recommended_ms, Some(60_000));
+    let at = |ms| r.candidates.iter().find(|c| c.max_ms == ms).unwrap();
+    assert_eq!((at(60_000).wait_ms, at(65_000).wait_ms), (60_000, 65_000));
+    assert!(!at(65_000).restart_ok);
+    // With a 1 s initial the 5th wait is 16 s: every value holds.
+    let r = recommend(
+        &c,
+        &Constraints {
+            reduce_default_decay: true,
+            ..want.clone()
+        },
+    );
+    assert_eq!(r.feasible_ms, Some((1_000, 300_000)));
+    // A busy share no value meets: none, and it says so.
+    let r = recommend(
+        &c,
+        &Constraints {
+            max_system_busy_percent: Some(0.0),
+            ..want
+        },
+    );
+    assert_eq!(r.feasible_ms, None);
+    assert!(r.notes[0].starts_with("no value from 1 s to 5 min"));
+}
+
+#[test]
+fn the_snippets_name_each_platforms_fields() {
+    let s = snippets(60_000, false);
+    assert_eq!(
+        s[0].text.as_deref(),
+        Some("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  KubeletCrashLoopBackOffMax: true\ncrashLoopBackOff:\n  maxContainerRestartPeriod: \"1m0s\"\n")
+    );
+    assert_eq!(
+        s[1].text.as_deref(),
+        Some("{\n  \"kubeletConfig\": {\n    \"crashLoopBackOff\": {\n      \"maxContainerRestartPeriod\": \"1m0s\"\n    }\n  }\n}\n")
+    );
+    assert_eq!(
+        s[2].text.as_deref(),
+        Some("node_config {\n  kubelet_config {\n    crash_loop_back_off {\n      max_container_restart_period = \"1m0s\"\n    }\n  }\n}\n")
+    );
+    // kOps: no field found, so no snippet.
+    assert_eq!(
+        (s[3].platform.as_str(), s[3].text.as_deref()),
+        ("kOps", None)
+    );
+    let s = snippets(4_000, true);
+    assert!(s[0].text.as_deref().unwrap().contains("ReduceDefaultCrashLoopBackOffDecay: true\ncrashLoopBackOff:\n  maxContainerRestartPeriod: \"4s\""));
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let mut c = cluster(vec![class(15_001, ScenarioSpec::default(), 0)]);
+    assert_eq!(
+        c.validate().unwrap_err(),
+        "nodeClasses[0].nodes: 15001 is not 1 to 15000"
+    );
+    c.node_classes[0].nodes = 1;
+    c.api_server.seconds_per_request = 0.0;
+    assert!(c
+        .validate()
+        .unwrap_err()
+        .starts_with("apiServer.secondsPerRequest"));
+    assert!(cluster(vec![])
+        .validate()
+        .unwrap_err()
+        .starts_with("nodeClasses: at least one"));
+}
