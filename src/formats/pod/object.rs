@@ -255,7 +255,7 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
         })?),
     };
     let status = v.get("status").unwrap_or(&NULL);
-    let started_at = match time_at(&status, "startTime", "status")? {
+    let started_at = match time_at(status, "startTime", "status")? {
         Some(t) => Some(t),
         None => v
             .get("metadata")
@@ -288,7 +288,7 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
                         },
                     )?),
                 };
-            let found = container_spec(&spec, spec_list, &cname);
+            let found = container_spec(spec, spec_list, &cname);
             let own_policy = found
                 .and_then(|(_, c)| c.get("restartPolicy"))
                 .and_then(Value::as_str);
