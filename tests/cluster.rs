@@ -90,11 +90,11 @@ fn a_spread_rollout_is_the_node_averaged_over_the_spread() {
     // (node[w] + node[w−1] + node[w−2]) · 6 / 3.
     let spread = evaluate(&cluster(vec![class(6, spec, 30_000)])).requests_per_window;
     assert_eq!(spread.len(), node.len() + 2);
-    for w in 0..spread.len() {
+    for (w, &got) in spread.iter().enumerate() {
         let sum: u64 = (0..3)
             .filter_map(|j| w.checked_sub(j).and_then(|i| node.get(i)))
             .sum();
-        assert_eq!(spread[w], sum * 6 / 3, "window {w}");
+        assert_eq!(got, sum * 6 / 3, "window {w}");
     }
 }
 
