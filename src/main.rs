@@ -87,6 +87,15 @@ mod cli {
         /// prints what its kubelets send the API server's `system` priority
         /// level per 10 s window, against the level's seats.
         Cluster {
+            /// Read what kubectl printed of the cluster's pods instead (a
+            /// `kubectl get pods -A -o wide` table or a `-o json` list, up to
+            /// 64 MB): nodes are grouped by how many crash-looping pods each
+            /// runs, one class per count.
+            #[arg(long)]
+            from_pods: bool,
+            /// With --from-pods: the API servers, as the JSON's "apiServer".
+            #[arg(long)]
+            api_server: Option<String>,
             /// Also weigh every maxContainerRestartPeriod from 1 s to 5 min
             /// against these constraints, e.g. '{"crashes": 5,
             /// "restartWithinMs": 60000, "noLimiterBinds": true,
@@ -147,16 +156,16 @@ fn main() -> std::process::ExitCode {
     use std::process::ExitCode;
 
     let cli = Cli::parse();
-    let read_input = || -> Result<String, String> {
+    let read_input_up_to = |limit: usize| -> Result<String, String> {
         let mut input = String::new();
         // A little over the limit, to say so.
-        let limit = crashloop_explorer::formats::pod::MAX_POD_TEXT as u64 + 1;
         std::io::stdin()
-            .take(limit * 4)
+            .take(limit as u64 * 4 + 1)
             .read_to_string(&mut input)
             .map_err(|e| format!("reading standard input: {e}"))?;
         Ok(input)
     };
+    let read_input = || read_input_up_to(crashloop_explorer::formats::pod::MAX_POD_TEXT);
     let result = match cli.command {
         None => read_input()
             .and_then(|i| scenario(&i))
@@ -167,9 +176,17 @@ fn main() -> std::process::ExitCode {
         Some(Command::Pods(node)) => read_input()
             .and_then(|i| pod(&node, &i, true))
             .map(|j| format!("{j}\n")),
-        Some(Command::Cluster { recommend }) => read_input()
-            .and_then(|i| cluster(&i, recommend.as_deref()))
-            .map(|j| format!("{j}\n")),
+        Some(Command::Cluster {
+            recommend,
+            from_pods,
+            api_server,
+        }) => read_input_up_to(if from_pods {
+            crashloop_explorer::formats::pod::MAX_CLUSTER_TEXT
+        } else {
+            crashloop_explorer::formats::pod::MAX_POD_TEXT
+        })
+        .and_then(|i| cluster(&i, from_pods, api_server.as_deref(), recommend.as_deref()))
+        .map(|j| format!("{j}\n")),
         Some(Command::Figure { link, chart, theme }) => figure(&link, &chart, &theme),
         Some(Command::Prerender { dir }) => prerender(&dir).map(|()| String::new()),
     };
@@ -265,11 +282,38 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn cluster(input: &str, recommend: Option<&str>) -> Result<String, String> {
+fn cluster(
+    input: &str,
+    from_pods: bool,
+    api_server: Option<&str>,
+    recommend: Option<&str>,
+) -> Result<String, String> {
     use crashloop_explorer::engine::cluster::{self, Cluster, Constraints};
-    let c: Cluster = serde_json::from_str(input).map_err(|e| format!("invalid cluster: {e}"))?;
+    use crashloop_explorer::engine::config::KubeletVersion;
+    use crashloop_explorer::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
+    let mut from_notes = vec![];
+    let c: Cluster = if from_pods {
+        let read = read_pods_up_to(input, KubeletVersion::default(), MAX_CLUSTER_TEXT)?;
+        let (node_classes, notes) = cluster::classes_from_pods(&read.pods, &Default::default());
+        if node_classes.is_empty() {
+            return Err("no node runs a crash-looping pod in this text: nothing reaches the API server from crash loops".into());
+        }
+        from_notes = notes;
+        Cluster {
+            node_classes,
+            api_server: match api_server {
+                Some(a) => serde_json::from_str(a).map_err(|e| format!("--api-server: {e}"))?,
+                None => Default::default(),
+            },
+        }
+    } else {
+        serde_json::from_str(input).map_err(|e| format!("invalid cluster: {e}"))?
+    };
     c.validate()?;
-    let mut out = serde_json::to_value(cluster::evaluate(&c)).map_err(|e| e.to_string())?;
+    let mut result = cluster::evaluate(&c);
+    from_notes.append(&mut result.notes);
+    result.notes = from_notes;
+    let mut out = serde_json::to_value(result).map_err(|e| e.to_string())?;
     if let Some(want) = recommend {
         let want: Constraints =
             serde_json::from_str(want).map_err(|e| format!("--recommend: {e}"))?;

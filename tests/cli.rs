@@ -333,3 +333,28 @@ fn cluster_reads_classes_and_recommends() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown field `apiServers`"), "{err}");
 }
+
+/// `cluster --from-pods`: what kubectl printed of a cluster, grouped.
+#[test]
+fn cluster_from_pasted_pods() {
+    let table = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/kubeadm-1688-get-all-wide-pod-prefix.txt"
+    ))
+    .unwrap();
+    let (code, out, err) = run(&["cluster", "--from-pods"], &table);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // One node (elastestsp1) runs the one crash-looping coredns pod.
+    assert_eq!(v["classes"][0]["nodes"], 1);
+    assert!(v["notes"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("2 nodes, 1 of them"));
+    let (code, _, err) = run(
+        &["cluster", "--from-pods"],
+        "NAME READY STATUS RESTARTS AGE\nweb 1/1 Running 0 1h\n",
+    );
+    assert_eq!(code, 2);
+    assert!(err.starts_with("no node runs a crash-looping pod"), "{err}");
+}

@@ -422,3 +422,84 @@ pub fn snippets(max: Ms, reduce: bool) -> Vec<Snippet> {
     }
     out
 }
+
+/// The states of a pod that is crash-looping, or about to be.
+fn looping(state: &str) -> bool {
+    matches!(
+        super::waiting::rhythm(state),
+        Some((super::waiting::Rhythm::CrashLoop, _))
+    )
+}
+
+/// Node classes from a pasted cluster (`kubectl get pods -A -o wide`, or a
+/// `-o json` list): nodes grouped by how many crash-looping pods each runs,
+/// one class per count, so that 150,000 pods cost as many evaluations as
+/// there are distinct counts. A class's node runs that many pods that crash
+/// at once after each restart: the table holds no crash interval.
+pub fn classes_from_pods(
+    pods: &[super::pod::PodReading],
+    base: &ScenarioSpec,
+) -> (Vec<NodeClass>, Vec<String>) {
+    use super::pod::PodReading;
+    use std::collections::BTreeMap;
+    let mut per_node: BTreeMap<String, u32> = BTreeMap::new();
+    let mut without_node = 0u32;
+    for p in pods {
+        let (node, states): (Option<&str>, Vec<&str>) = match p {
+            PodReading::Row(r) => (r.node.as_deref(), vec![r.status.as_str()]),
+            PodReading::Observed(o) => (
+                o.node.as_deref(),
+                o.containers
+                    .iter()
+                    .map(|c| match &c.state {
+                        super::pod::ObservedState::Waiting { reason, .. } => reason.as_str(),
+                        super::pod::ObservedState::Terminated(t) if !t.reason.is_empty() => {
+                            t.reason.as_str()
+                        }
+                        _ => "",
+                    })
+                    .collect(),
+            ),
+        };
+        let loops = states.iter().any(|s| looping(s));
+        match node {
+            Some(n) => {
+                let count = per_node.entry(n.to_owned()).or_default();
+                *count += u32::from(loops);
+            }
+            None if loops => without_node += 1,
+            None => {}
+        }
+    }
+    let mut by_count: BTreeMap<u32, u32> = BTreeMap::new();
+    for &count in per_node.values().filter(|&&c| c > 0) {
+        *by_count.entry(count).or_default() += 1;
+    }
+    let mut notes = vec![format!(
+        "{} nodes, {} of them running crash-looping pods; each crash-looping pod is taken as crashing at once after every restart (a table holds no crash interval)",
+        per_node.len(),
+        per_node.values().filter(|&&c| c > 0).count()
+    )];
+    if without_node > 0 {
+        notes.push(format!(
+            "{without_node} crash-looping pods name no node (`-o wide` or `-o json` shows it): left out"
+        ));
+    }
+    let classes = by_count
+        .into_iter()
+        .filter_map(|(count, nodes)| {
+            let spec = ScenarioSpec {
+                pods: Some(count),
+                groups: vec![],
+                ..base.clone()
+            };
+            Scenario::try_from(spec).ok().map(|scenario| NodeClass {
+                name: format!("{count} crash-looping pod(s) per node"),
+                nodes: nodes.min(MAX_NODES),
+                scenario,
+                spread_ms: 0,
+            })
+        })
+        .collect();
+    (classes, notes)
+}

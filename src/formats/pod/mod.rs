@@ -18,6 +18,9 @@ pub use table::parse_age;
 
 /// A paste larger than this is not what kubectl prints for a few pods.
 pub const MAX_POD_TEXT: usize = 1 << 20;
+/// A whole cluster's `kubectl get pods -A -o wide` (150,000 pods is some
+/// 25 MB), read by `crashloop-explorer cluster --from-pods` alone.
+pub const MAX_CLUSTER_TEXT: usize = 64 << 20;
 
 const HOW: &str = "paste what `kubectl get pod NAME -o yaml` (or `-o json`), `kubectl describe pod NAME` or `kubectl get pods` prints";
 
@@ -253,11 +256,20 @@ fn looks_like_instead(text: &str) -> String {
 
 /// Reads every pod in what kubectl printed, whatever the shape.
 pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
-    if text.len() > MAX_POD_TEXT {
+    read_pods_up_to(text, version, MAX_POD_TEXT)
+}
+
+/// The same, for texts up to `limit` bytes.
+pub fn read_pods_up_to(
+    text: &str,
+    version: KubeletVersion,
+    limit: usize,
+) -> Result<PodsRead, String> {
+    if text.len() > limit {
         return Err(format!(
             "the text is {} KB; at most {} KB is read: {HOW}",
             text.len() / 1024,
-            MAX_POD_TEXT / 1024
+            limit / 1024
         ));
     }
     let lines = clean(text);
