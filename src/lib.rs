@@ -21,3 +21,8 @@ pub fn wasm_only(what: &str) -> std::process::ExitCode {
     eprintln!("{what}; natively, run crashloop-explorer");
     std::process::ExitCode::from(2)
 }
+
+/// The README's Rust example, compiled and run as a doc-test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
