@@ -22,9 +22,10 @@ use super::waiting::{self, Rhythm};
 pub type Epoch = i64;
 
 /// Where a container sits in its pod.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ContainerKind {
+    #[default]
     Regular,
     /// An init container that runs to completion before the others.
     Init,
@@ -52,7 +53,7 @@ pub struct Terminated {
     pub finished_at: Option<Epoch>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ObservedState {
     /// `state.waiting`: its reason (`CrashLoopBackOff`) and the kubelet's message.
     Waiting {
@@ -64,11 +65,12 @@ pub enum ObservedState {
     },
     Terminated(Terminated),
     /// No state reported yet.
+    #[default]
     Unknown,
 }
 
 /// One container of the pod, validated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ObservedContainer {
     pub name: String,
     pub kind: ContainerKind,
@@ -84,7 +86,7 @@ pub struct ObservedContainer {
 }
 
 /// The pod, as read from kubectl's output.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PodObservation {
     /// Empty where the output does not say (a pasted fragment).
     pub name: String,

@@ -11,29 +11,30 @@ fn epoch_ms(t: OffsetDateTime) -> i64 {
     (t.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
+/// A time in `format`, or a message quoting the text beside `example`.
+fn parse_as(
+    s: &str,
+    format: &(impl time::parsing::Parsable + ?Sized),
+    example: &str,
+) -> Result<i64, String> {
+    OffsetDateTime::parse(s.trim(), format)
+        .map(epoch_ms)
+        .map_err(|_| format!("{} is not {example}", crate::engine::field::quoted(s)))
+}
+
 /// Reads an RFC 3339 time (`2026-11-20T10:02:43Z`, `…43.5+01:00`).
 pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
-    OffsetDateTime::parse(s.trim(), &Rfc3339)
-        .map(epoch_ms)
-        .map_err(|_| {
-            format!(
-                "{} is not an RFC 3339 time such as 2026-11-20T10:02:43Z",
-                crate::engine::field::quoted(s)
-            )
-        })
+    parse_as(s, &Rfc3339, "an RFC 3339 time such as 2026-11-20T10:02:43Z")
 }
 
 /// Reads `kubectl describe`'s times: `Fri, 20 Nov 2026 10:02:43 +0000`
 /// (Go's RFC 1123 with a numeric zone, which RFC 2822 reads).
 pub fn parse_rfc1123z(s: &str) -> Result<i64, String> {
-    OffsetDateTime::parse(s.trim(), &Rfc2822)
-        .map(epoch_ms)
-        .map_err(|_| {
-            format!(
-                "{} is not a time such as Fri, 20 Nov 2026 10:02:43 +0000",
-                crate::engine::field::quoted(s)
-            )
-        })
+    parse_as(
+        s,
+        &Rfc2822,
+        "a time such as Fri, 20 Nov 2026 10:02:43 +0000",
+    )
 }
 
 /// An RFC 3339 time in UTC, to the second: `2026-11-20T10:02:43Z`.

@@ -14,7 +14,6 @@ use crate::engine::field::quoted;
 use crate::engine::pod::{
     ContainerKind, Epoch, ObservedContainer, ObservedState, PodObservation, Terminated,
 };
-use crate::engine::restart_rules::ContainerRestart;
 use crate::formats::time::{parse_rfc1123z, parse_rfc3339};
 
 /// The pod-level keys that open a section or describe the pod.
@@ -161,12 +160,7 @@ fn new_container(name: &str, kind: ContainerKind) -> ObservedContainer {
     ObservedContainer {
         name: name.to_owned(),
         kind,
-        restart: ContainerRestart::default(),
-        own_policy: None,
-        rules: vec![],
-        restart_count: None,
-        state: ObservedState::Unknown,
-        last_terminated: None,
+        ..ObservedContainer::default()
     }
 }
 
@@ -193,17 +187,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     let mut field_indent: Option<usize> = None;
     let mut saw_name = false;
     let mut saw_section = false;
-    let new_pod = || PodObservation {
-        name: String::new(),
-        namespace: String::new(),
-        node: None,
-        status: None,
-        restart_policy: None,
-        started_at: None,
-        containers: vec![],
-        backoff_events: vec![],
-        pull_failures: None,
-    };
+    let new_pod = PodObservation::default;
     for (n, raw) in lines.iter().enumerate() {
         let line = raw.trim_end();
         if line.trim().is_empty() {

@@ -7,7 +7,6 @@
 
 use super::{Reading, Shape, HOW};
 use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation, PullFailures};
-use crate::engine::restart_rules::ContainerRestart;
 
 const PHRASE: &str = "restarting failed container";
 
@@ -92,13 +91,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 pods.push(PodObservation {
                     name,
                     namespace,
-                    node: None,
-                    status: None,
-                    restart_policy: None,
-                    started_at: None,
-                    containers: vec![],
-                    backoff_events: vec![],
-                    pull_failures: None,
+                    ..PodObservation::default()
                 });
                 pods.len() - 1
             }
@@ -117,16 +110,11 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             }
             None => pod.containers.push(ObservedContainer {
                 name: container,
-                kind: crate::engine::pod::ContainerKind::Regular,
-                restart: ContainerRestart::default(),
-                own_policy: None,
-                rules: vec![],
-                restart_count: None,
                 state: ObservedState::Waiting {
                     reason: "CrashLoopBackOff".into(),
                     message,
                 },
-                last_terminated: None,
+                ..ObservedContainer::default()
             }),
         }
     }
