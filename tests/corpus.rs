@@ -706,6 +706,18 @@ fn a_list_is_every_pod_soonest_first() {
 }
 
 #[test]
+fn get_events_names_the_pod_in_its_object_column() {
+    // `kubectl get events` before 1.27: the message names no pod, OBJECT does.
+    let text = "LAST SEEN   TYPE      REASON    OBJECT       MESSAGE\n\
+                2m10s       Warning   BackOff   pod/web-0    Back-off restarting failed container\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.shape, Shape::Events);
+    let now = parse_rfc3339(NOW).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), now, false);
+    assert_eq!(d.pods[0].pod, "web-0");
+}
+
+#[test]
 fn what_holds_no_pod_says_what_it_is() {
     let err = read_pods(
         &text("eirini-111-configerror-event.txt"),

@@ -67,7 +67,13 @@ pub fn pull_failures(lines: &[&str]) -> Option<PullFailures> {
 
 /// `NAME_NAMESPACE(UID)` as the kubelet writes a pod, split.
 fn pod_of(line: &str) -> Option<(String, String)> {
-    let full = word_after(line, " in pod ").or_else(|| word_after(line, "pod="))?;
+    let Some(full) = word_after(line, " in pod ").or_else(|| word_after(line, "pod=")) else {
+        // `kubectl get events`' OBJECT column: `pod/NAME`.
+        let name = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("pod/"))?;
+        return Some((name.to_owned(), String::new()));
+    };
     let full = full.split('(').next().unwrap_or(full);
     // Pod names have no `_`; the namespace follows the last one.
     let (name, ns) = full.rsplit_once('_').unwrap_or((full, ""));
