@@ -93,6 +93,11 @@ mod cli {
             /// runs, one class per count.
             #[arg(long)]
             from_pods: bool,
+            /// A preset instead of the JSON: daemonset (one crashing pod on
+            /// every node of 5,000), deployment (3,000 pods over 300 nodes)
+            /// or pool (500 nodes of 110 crashing pods).
+            #[arg(long, value_parser = ["daemonset", "deployment", "pool"])]
+            preset: Option<String>,
             /// With --from-pods: the API servers, as the JSON's "apiServer".
             #[arg(long)]
             api_server: Option<String>,
@@ -179,7 +184,15 @@ fn main() -> std::process::ExitCode {
         Some(Command::Cluster {
             recommend,
             from_pods,
+            preset: Some(name),
             api_server,
+        }) if !from_pods => cluster_preset(&name, api_server.as_deref(), recommend.as_deref())
+            .map(|j| format!("{j}\n")),
+        Some(Command::Cluster {
+            recommend,
+            from_pods,
+            api_server,
+            ..
         }) => read_input_up_to(if from_pods {
             crashloop_explorer::formats::pod::MAX_CLUSTER_TEXT
         } else {
@@ -279,6 +292,23 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
         diagnosis_json(&d)
     };
     serde_json::to_string_pretty(&json).map_err(|e| e.to_string())
+}
+
+/// A preset's cluster, as `cluster` prints any.
+#[cfg(not(target_arch = "wasm32"))]
+fn cluster_preset(
+    name: &str,
+    api: Option<&str>,
+    recommend: Option<&str>,
+) -> Result<String, String> {
+    let api = match api {
+        Some(a) => serde_json::from_str(a).map_err(|e| format!("--api-server: {e}"))?,
+        None => Default::default(),
+    };
+    let c = crashloop_explorer::engine::cluster::preset(name, api)
+        .ok_or_else(|| format!("--preset {}: not a preset", quoted(name)))?;
+    let json = serde_json::to_string(&c).map_err(|e| e.to_string())?;
+    cluster(&json, false, None, recommend)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

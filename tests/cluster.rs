@@ -225,3 +225,21 @@ fn a_pasted_cluster_is_grouped_by_crash_looping_pods_per_node() {
         "{notes:?}"
     );
 }
+
+/// The presets: every pod's first start and restarts fall in lockstep, so
+/// the busiest window is nodes × pods × 5 requests: a DaemonSet on 5,000
+/// nodes 25,000 (2,500 per second), a Deployment of 3,000 pods 15,000.
+#[test]
+fn the_presets_peak_as_worked_out() {
+    use crashloop_explorer::engine::cluster::{preset, PRESETS};
+    let peak =
+        |name| evaluate(&preset(name, ApiServer::default()).unwrap()).peak_requests_per_second;
+    assert_eq!(peak("daemonset"), 2_500.0);
+    assert_eq!(peak("deployment"), 1_500.0);
+    assert_eq!(peak("pool"), 27_500.0);
+    assert_eq!(PRESETS.len(), 3);
+    assert!(PRESETS
+        .iter()
+        .all(|(n, _)| preset(n, ApiServer::default()).is_some()));
+    assert!(preset("daemon", ApiServer::default()).is_none());
+}

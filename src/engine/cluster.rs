@@ -503,3 +503,46 @@ pub fn classes_from_pods(
         .collect();
     (classes, notes)
 }
+
+/// The rollouts people ask about, one name table: (name, what it is, its classes).
+pub const PRESETS: [(&str, &str); 3] = [
+    (
+        "daemonset",
+        "a bad DaemonSet rollout: one crashing pod on every node of 5,000",
+    ),
+    (
+        "deployment",
+        "a bad Deployment: 3,000 crashing pods over 300 nodes",
+    ),
+    (
+        "pool",
+        "a node pool of 500 nodes full of crashing pods (110 each)",
+    ),
+];
+
+/// A preset's cluster (the API servers as `api` has them).
+pub fn preset(name: &str, api: ApiServer) -> Option<Cluster> {
+    let class = |name: &str, nodes: u32, pods: u32| {
+        Scenario::try_from(ScenarioSpec {
+            pods: Some(pods),
+            ..ScenarioSpec::default()
+        })
+        .ok()
+        .map(|scenario| NodeClass {
+            name: name.to_owned(),
+            nodes,
+            scenario,
+            spread_ms: 0,
+        })
+    };
+    let classes = match name {
+        "daemonset" => vec![class("every node", 5_000, 1)?],
+        "deployment" => vec![class("nodes of the Deployment", 300, 10)?],
+        "pool" => vec![class("the pool", 500, 110)?],
+        _ => return None,
+    };
+    Some(Cluster {
+        node_classes: classes,
+        api_server: api,
+    })
+}
