@@ -189,8 +189,8 @@ pub const LEDE: [&str; 3] = [
 
 /// Where the built page's `<body>` takes the prerendered first view.
 pub const PRERENDER_MARKER: &str = "<!-- prerender -->";
-/// The page as it ships: its comments (notes for whoever reads the source,
-/// about 0.5 KB of the first paint's gzip) dropped, each with the
+/// The page as it ships: its comments (notes for whoever reads the source)
+/// dropped, each with the
 /// indentation and line it stood on alone, the prerender marker kept.
 /// An unclosed comment is left as it is.
 pub fn without_comments(page: &str) -> String {

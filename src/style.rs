@@ -3,7 +3,8 @@
 //! `{ } ; , >` and after `:` (never before it: `a :hover` is not `a:hover`). Done when the crate compiles, so the copy built into the wasm
 //! (for the custom element's shadow roots) and the page's `style.css` (which
 //! the prerender hook writes from this constant) are one text, and the
-//! comments stay in the source (16.5 → 12.9 KB, 4.4 → 3.2 KB gzip).
+//! comments stay in the source. A few lines of our own: a CSS crate would
+//! parse what only needs its comments and blank runs taken out.
 //! The custom element's copy ([`ELEMENT_STYLESHEET`]) also leaves out the
 //! rules between `/* page only { */` and `/* } page only */`: the full
 //! page's header, tabs, pod reader, exports and audit, which an element

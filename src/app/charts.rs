@@ -133,8 +133,7 @@ pub fn use_canvas_size(container: NodeRef, height: u32) -> CanvasSize {
 
 /// One of the app's charts as a canvas shows it: its drawing, its pointer
 /// readout and its "Show data" table. A root names the charts it shows by
-/// these constants, so that its wasm holds the code of those alone (the
-/// element, which shows two of the four, 3.4 KB gzip less); the exports and
+/// these constants, so that its wasm holds the code of those alone; the exports and
 /// the figures draw through `Kind::draw`.
 #[derive(Clone, Copy)]
 pub struct OnCanvas {

@@ -427,8 +427,7 @@ pub fn Slot(p: &SlotProps) -> Html {
     }
 }
 
-/// ASCII only (the parts' names are): `char::to_uppercase` would bring
-/// Unicode's case tables, about 12 KB, into the wasm for this one word.
+/// ASCII only: the parts' names are.
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     c.next()

@@ -228,8 +228,8 @@ fn use_json_pins<R: Root>(
 
 /// The page's URL, kept at the state's link, and an iframe's height,
 /// posted to its host: the full app's. The element's root is always given
-/// its link and owns no URL, so its wasm carries neither hook (1.6 KB
-/// gzip); a root always returns here or never, so its hooks keep their order.
+/// its link and owns no URL, so it needs neither hook; a root always returns
+/// here or never, so its hooks keep their order.
 #[hook]
 fn use_page_owner<R: Root>(query: String, sync: bool, embed: bool, root: NodeRef) {
     if R::EMBED_ONLY {

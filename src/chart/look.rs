@@ -16,8 +16,7 @@ pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
 /// Dash (on, off) per palette index; 0 is solid.
 pub(super) const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// Every label's font family. Named by the enum, not the string "sans-serif":
-/// plotters lowercases a family given as text, which would bring Unicode's
-/// case tables, about 12 KB, into the wasm.
+/// plotters lowercases a family given as text.
 pub(super) const FONT: FontFamily = FontFamily::SansSerif;
 pub type DrawResult<DB> = Result<Axes, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 

@@ -182,8 +182,7 @@ pub struct CrashLoopBackOffConfig {
 
 /// `featureGates`: gate names and their values, in name order, one entry a
 /// name (the last wins when a map names a gate twice), as a `BTreeMap` would
-/// hold them. A sorted list: a configuration names a handful of gates, and a
-/// `BTreeMap<String, bool>`'s code was 3.3 KB of the app's gzipped wasm.
+/// hold them. A sorted list: a configuration names a handful of gates.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FeatureGates(Vec<(String, bool)>);
 

@@ -1,5 +1,6 @@
 //! Go's `time.ParseDuration` and `Duration.String`, so the explorer accepts and
-//! prints durations exactly as a KubeletConfiguration does.
+//! prints durations exactly as a KubeletConfiguration does. Our own: no
+//! crate reads and writes Go's durations with Go's own errors and rounding.
 
 use crate::engine::field::quoted;
 use std::fmt;

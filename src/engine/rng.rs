@@ -1,5 +1,6 @@
 //! Seeded randomness: the caller chooses the seed, so every result is
-//! reproducible.
+//! reproducible. Our own SplitMix64 (a few lines): a seed in a link must give
+//! the same jitter in every build, which a crate's next version need not.
 
 pub trait Rng {
     fn next_u64(&mut self) -> u64;

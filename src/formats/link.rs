@@ -1,7 +1,8 @@
 //! The app's state in a URL query string: short keys, durations as Go writes
 //! them ("1s", "5m0s"), defaults left out. Decoding never fails: a value that
 //! does not parse or is out of range falls back to the default, with a notice
-//! naming the key. Pure Rust, so it is tested natively.
+//! naming the key. Pure Rust, so it is tested natively. Percent escapes
+//! are the percent-encoding crate's.
 
 use crate::engine::config::{
     CrashLoopBackOffConfig, KubeletVersion, Semantics, DEFAULT_INITIAL_MS, DEFAULT_MAX_MS,
