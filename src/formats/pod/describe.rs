@@ -256,7 +256,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             if pods.is_empty() {
                 pods.push(new_pod());
             }
-            let pod = pods.last_mut().expect("pushed above");
+            let Some(pod) = pods.last_mut() else {
+                continue;
+            };
             match k {
                 "Namespace" => pod.namespace = v.to_owned(),
                 "Node" if v != "<none>" && !v.is_empty() => {
@@ -313,7 +315,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             if pods.is_empty() {
                 pods.push(new_pod());
             }
-            let pod = pods.last_mut().expect("pushed above");
+            let Some(pod) = pods.last_mut() else {
+                continue;
+            };
             pod.containers
                 .push(new_container("", ContainerKind::Regular));
             field_indent = Some(indent);
@@ -324,7 +328,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         if pods.is_empty() {
             pods.push(new_pod());
         }
-        let pod = pods.last_mut().expect("pushed above");
+        let Some(pod) = pods.last_mut() else {
+            continue;
+        };
         let known = CONTAINER_KEYS.contains(&k)
             || matches!(
                 k,
@@ -359,7 +365,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         if !known || (in_list && !lost_indentation && field_indent.is_some_and(|f| indent > f)) {
             continue;
         }
-        let c = pod.containers.last_mut().expect("checked above");
+        let Some(c) = pod.containers.last_mut() else {
+            continue;
+        };
         let sub = matches!(
             k,
             "Reason" | "Message" | "Exit Code" | "Signal" | "Started" | "Finished"
