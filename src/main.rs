@@ -324,13 +324,15 @@ fn cluster(
     let mut from_notes = vec![];
     let c: Cluster = if from_pods {
         let read = read_pods_up_to(input, KubeletVersion::default(), MAX_CLUSTER_TEXT)?;
-        let (node_classes, notes) = cluster::classes_from_pods(&read.pods, &Default::default());
+        let (node_classes, other_nodes, notes) =
+            cluster::classes_from_pods(&read.pods, &Default::default());
         if node_classes.is_empty() {
             return Err("no node runs a crash-looping pod in this text: nothing reaches the API server from crash loops".into());
         }
         from_notes = notes;
         Cluster {
             node_classes,
+            other_nodes,
             api_server: match api_server {
                 Some(a) => serde_json::from_str(a).map_err(|e| format!("--api-server: {e}"))?,
                 None => Default::default(),
@@ -344,6 +346,12 @@ fn cluster(
     from_notes.append(&mut result.notes);
     result.notes = from_notes;
     let mut out = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    let today = cluster::evaluate(&c.on_todays_default());
+    out["todaysDefault"] = serde_json::json!({
+        "peakRequestsPerSecond": today.peak_requests_per_second,
+        "peakSeatsBusy": today.peak_seats_busy,
+        "timeOverSeatsMs": today.time_over_seats_ms,
+    });
     if let Some(want) = recommend {
         let want: Constraints =
             serde_json::from_str(want).map_err(|e| format!("--recommend: {e}"))?;

@@ -22,6 +22,7 @@ fn cluster(classes: Vec<NodeClass>) -> Cluster {
     Cluster {
         node_classes: classes,
         api_server: ApiServer::default(),
+        other_nodes: 0,
     }
 }
 
@@ -214,12 +215,20 @@ fn a_pasted_cluster_is_grouped_by_crash_looping_pods_per_node() {
         a   p7   1/1   Running   0   1h   10.0.0.7   node-d   <none>   <none>\n\
         a   p8   0/1   ImagePullBackOff   0   1h   10.0.0.8   node-d   <none>   <none>\n";
     let read = read_pods(table, KubeletVersion::V1_37).unwrap();
-    let (classes, notes) = classes_from_pods(&read.pods, &ScenarioSpec::default());
+    let (classes, others, notes) = classes_from_pods(&read.pods, &ScenarioSpec::default());
     let got: Vec<(u32, u32)> = classes
         .iter()
         .map(|c| (c.nodes, c.scenario.pods()))
         .collect();
     assert_eq!(got, vec![(1, 1), (2, 2)]);
+    // node-d runs none: it renews its lease all the same (4 nodes × 0.1/s).
+    assert_eq!(others, 1);
+    let c = Cluster {
+        node_classes: classes,
+        api_server: ApiServer::default(),
+        other_nodes: others,
+    };
+    assert!((evaluate(&c).lease_requests_per_second - 0.4).abs() < 1e-9);
     assert!(
         notes[0].starts_with("4 nodes, 3 of them running crash-looping pods"),
         "{notes:?}"
@@ -242,4 +251,24 @@ fn the_presets_peak_as_worked_out() {
         .iter()
         .all(|(n, _)| preset(n, ApiServer::default()).is_some()));
     assert!(preset("daemon", ApiServer::default()).is_none());
+}
+
+/// Today's default beside the configured curve: the same nodes, 10 s
+/// doubling to 5 min, send fewer requests than a 1 s cap.
+#[test]
+fn the_same_cluster_on_todays_default() {
+    let fast = cluster(vec![class(
+        1,
+        ScenarioSpec {
+            initial_ms: Some(1_000),
+            max_ms: Some(1_000),
+            pods: Some(10),
+            ..ScenarioSpec::default()
+        },
+        0,
+    )]);
+    let today = fast.on_todays_default();
+    assert_eq!(today.node_classes[0].scenario.spec().max_ms, Some(300_000));
+    let total = |c: &Cluster| evaluate(c).requests_per_window.iter().sum::<u64>();
+    assert!(total(&today) < total(&fast));
 }

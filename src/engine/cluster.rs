@@ -47,6 +47,10 @@ pub struct Cluster {
     pub node_classes: Vec<NodeClass>,
     #[serde(default)]
     pub api_server: ApiServer,
+    /// Nodes that run no crash-looping pod: they renew their leases, and
+    /// send the `system` level nothing from crash loops.
+    #[serde(default)]
+    pub other_nodes: u32,
 }
 
 impl Cluster {
@@ -69,7 +73,25 @@ impl Cluster {
                 return Err(format!("nodeClasses[{i}].spreadMs: at most a day"));
             }
         }
+        if self.other_nodes > 150_000 {
+            return Err("otherNodes: at most 150000".into());
+        }
         self.api_server.validate()
+    }
+
+    /// The same nodes on today's default kubelet (10 s doubling to 5 min).
+    pub fn on_todays_default(&self) -> Cluster {
+        Cluster {
+            node_classes: self
+                .node_classes
+                .iter()
+                .map(|c| NodeClass {
+                    scenario: c.scenario.with_todays_default(),
+                    ..c.clone()
+                })
+                .collect(),
+            ..self.clone()
+        }
     }
 }
 
@@ -172,7 +194,8 @@ pub fn evaluate(cluster: &Cluster) -> ClusterResult {
     }
     let peak = per_s(total.iter().copied().max().unwrap_or(0));
     let system = api.level(apf::SYSTEM);
-    let nodes: u32 = cluster.node_classes.iter().map(|c| c.nodes).sum();
+    let nodes: u32 =
+        cluster.node_classes.iter().map(|c| c.nodes).sum::<u32>() + cluster.other_nodes;
     let lease = f64::from(nodes) * apf::LEASE_REQUESTS_PER_NODE_PER_S;
     let mut notes = vec![format!(
         "each replica's system level: {} seats, {} of them lendable, up to {} borrowed while the other levels are idle; requests spread evenly over {} replica(s)",
@@ -326,7 +349,7 @@ pub fn recommend(cluster: &Cluster, want: &Constraints) -> Recommendation {
                         ..n.clone()
                     })
                     .collect(),
-                api_server: cluster.api_server.clone(),
+                ..cluster.clone()
             };
             let r = evaluate(&c);
             let busy = 100.0 * cluster.api_server.seats_busy(r.peak_requests_per_second) / seats;
@@ -439,7 +462,7 @@ fn looping(state: &str) -> bool {
 pub fn classes_from_pods(
     pods: &[super::pod::PodReading],
     base: &ScenarioSpec,
-) -> (Vec<NodeClass>, Vec<String>) {
+) -> (Vec<NodeClass>, u32, Vec<String>) {
     use super::pod::PodReading;
     use std::collections::BTreeMap;
     let mut per_node: BTreeMap<String, u32> = BTreeMap::new();
@@ -501,7 +524,8 @@ pub fn classes_from_pods(
             })
         })
         .collect();
-    (classes, notes)
+    let others = per_node.values().filter(|&&c| c == 0).count() as u32;
+    (classes, others, notes)
 }
 
 /// The rollouts people ask about, one name table: (name, what it is, its classes).
@@ -544,5 +568,6 @@ pub fn preset(name: &str, api: ApiServer) -> Option<Cluster> {
     Some(Cluster {
         node_classes: classes,
         api_server: api,
+        other_nodes: 0,
     })
 }
