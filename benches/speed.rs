@@ -129,6 +129,7 @@ fn cluster() {
     let c = Cluster {
         node_classes: vec![class("a", 0), class("b", 600_000), class("c", 3_600_000)],
         api_server: ApiServer::default(),
+        other_nodes: 0,
     };
     measure(
         "cluster: 3 classes × 5,000 nodes × 110 pods, 24 h, 1 s cap",
