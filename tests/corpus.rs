@@ -705,6 +705,33 @@ fn a_list_is_every_pod_soonest_first() {
     );
 }
 
+/// An old describe is diagnosed as of the moment it was printed: the
+/// container last started at 19:52:22, and its `Started` event was 2 min
+/// old when printed, so the output is of 19:54:22 (its newest timestamp
+/// alone would say 19:52:25).
+#[test]
+fn the_events_ages_date_an_old_output() {
+    let text = "Name:         web-0\nNamespace:    default\nContainers:\n  app:\n\
+        \x20   State:          Waiting\n      Reason:       CrashLoopBackOff\n\
+        \x20   Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n\
+        \x20     Started:      Wed, 14 Jul 2021 19:52:22 +0000\n      Finished:     Wed, 14 Jul 2021 19:52:25 +0000\n\
+        \x20   Restart Count:  6\nEvents:\n  Type     Reason   Age                From     Message\n\
+        \x20 ----     ------   ----               ----     -------\n\
+        \x20 Normal   Started  2m (x7 over 12m)   kubelet  Started container app\n\
+        \x20 Warning  BackOff  1s (x20 over 11m)  kubelet  Back-off restarting failed container app in pod web-0_default(u)\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    assert_eq!(format_rfc3339(d.as_of), "2021-07-14T19:54:22Z");
+    // 6 restarts: 10 · 2⁵ = 320 → 300 s after the exit at 19:52:25.
+    assert_eq!(
+        d.pods[0].containers[0]
+            .next_restart_at
+            .map(format_rfc3339)
+            .as_deref(),
+        Some("2021-07-14T19:57:25Z")
+    );
+}
+
 #[test]
 fn get_events_names_the_pod_in_its_object_column() {
     // `kubectl get events` before 1.27: the message names no pod, OBJECT does.

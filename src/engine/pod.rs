@@ -104,6 +104,9 @@ pub struct PodObservation {
     pub backoff_events: Vec<String>,
     /// `Failed to pull image` events, where the output shows them.
     pub pull_failures: Option<PullFailures>,
+    /// When the output was printed, where its events' ages tell (a
+    /// container's last start plus its `Started` event's age).
+    pub printed_at: Option<Epoch>,
 }
 
 /// What the events tell of an image's failed pulls: how many (the event's
@@ -726,7 +729,7 @@ pub fn diagnose_pods(
     let newest = readings
         .iter()
         .filter_map(|r| match r {
-            PodReading::Observed(p) => newest_time(p),
+            PodReading::Observed(p) => newest_time(p).max(p.printed_at),
             PodReading::Row(_) => None,
         })
         .max();

@@ -186,6 +186,8 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     // The indentation of the current container's fields, where there is one.
     let mut field_indent: Option<usize> = None;
     let mut saw_name = false;
+    // (pod, container, age) of each `Started` event.
+    let mut started: Vec<(usize, String, crate::engine::Ms)> = vec![];
     let mut saw_section = false;
     let new_pod = PodObservation::default;
     for (n, raw) in lines.iter().enumerate() {
@@ -278,6 +280,20 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             continue;
         }
         if section == Section::Events {
+            // `Normal  Started  4m53s (x5 over 9m)  kubelet  Started container app`:
+            // the container's last start was that long before the output.
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.get(1) == Some(&"Started") && line.contains("Started container") {
+                let name = words
+                    .iter()
+                    .rposition(|w| *w == "container")
+                    .and_then(|i| words.get(i + 1))
+                    .map(|n| n.trim_matches('"'));
+                let age = words.get(2).and_then(|a| super::table::parse_age(a));
+                if let (Some(age), Some(pod)) = (age, pods.len().checked_sub(1)) {
+                    started.push((pod, name.unwrap_or("").to_owned(), age));
+                }
+            }
             if line.contains("Failed to pull image") {
                 if let Some(pod) = pods.last_mut() {
                     let seen = super::events::pull_failures(&[line]);
@@ -495,6 +511,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         }
     }
     attach_event_backoff(&mut pods);
+    printed_from_events(&mut pods, &started);
     let shape = if saw_name {
         Shape::Describe
     } else if saw_section {
@@ -507,6 +524,33 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         pods.into_iter().map(Reading::Observed).collect(),
         notes,
     ))
+}
+
+/// When the output was printed: a container's last start plus the age of
+/// its last `Started` event (describe prints ages, not times).
+fn printed_from_events(
+    pods: &mut [PodObservation],
+    started: &[(usize, String, crate::engine::Ms)],
+) {
+    for (i, name, age) in started {
+        let Some(pod) = pods.get_mut(*i) else {
+            continue;
+        };
+        let last_start = pod
+            .containers
+            .iter()
+            .filter(|c| name.is_empty() || c.name == *name)
+            .filter_map(|c| match &c.state {
+                ObservedState::Running { started_at } => *started_at,
+                ObservedState::Terminated(t) => t.started_at,
+                _ => c.last_terminated.as_ref().and_then(|t| t.started_at),
+            })
+            .max();
+        if let Some(t) = last_start {
+            let at = t + *age as Epoch;
+            pod.printed_at = Some(pod.printed_at.map_or(at, |p| p.max(at)));
+        }
+    }
 }
 
 /// Old kubelets wrote the wait into the event (`Back-off 2m40s restarting

@@ -351,5 +351,6 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
         containers,
         backoff_events: vec![],
         pull_failures: None,
+        printed_at: None,
     })
 }
