@@ -732,6 +732,37 @@ fn the_events_ages_date_an_old_output() {
     );
 }
 
+/// Debug containers never restart: describe's `Ephemeral Containers:` is
+/// left out; Go's zero time is no time, not a note.
+#[test]
+fn ephemeral_containers_and_the_zero_time() {
+    let text = "Name: a\nNamespace: x\nContainers:\n  c:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n\
+        \x20   Last State:     Terminated\n      Reason:       StartError\n      Exit Code:    128\n\
+        \x20     Started:      Mon, 01 Jan 0001 00:00:00 +0000\n      Finished:     Wed, 14 Jul 2021 19:52:25 +0000\n\
+        \x20   Restart Count:  2\nEphemeral Containers:\n  debugger-x:\n    State:          Terminated\n\
+        \x20     Reason:       Completed\n      Exit Code:    0\n    Restart Count:  0\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    assert!(read.notes.is_empty(), "{:?}", read.notes);
+    let d = diagnose_pods(
+        &read.pods,
+        &node(),
+        parse_rfc3339("2021-07-14T19:53:00Z").unwrap(),
+        true,
+    );
+    let names: Vec<&str> = d.pods[0]
+        .containers
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["c"]);
+    // 2 restarts: 20 s after the exit at 19:52:25; no run length (no start).
+    let c = &d.pods[0].containers[0];
+    assert_eq!(
+        (c.run_ms, c.next_restart_at.map(format_rfc3339).as_deref()),
+        (None, Some("2021-07-14T19:52:45Z"))
+    );
+}
+
 #[test]
 fn get_events_names_the_pod_in_its_object_column() {
     // `kubectl get events` before 1.27: the message names no pod, OBJECT does.

@@ -37,6 +37,8 @@ const POD_KEYS: &[&str] = &[
     "Controlled By",
     "Init Containers",
     "Containers",
+    // Debug containers never restart: their section is left out.
+    "Ephemeral Containers",
     "Conditions",
     "Volumes",
     "QoS Class",
@@ -168,6 +170,10 @@ fn new_container(name: &str, kind: ContainerKind) -> ObservedContainer {
 /// imitate it. Go's zero time and the 1970 epoch are no time at all.
 fn time(value: &str) -> Option<Option<Epoch>> {
     let v = value.trim_end_matches("...").trim();
+    // Go's zero time as describe prints it (RFC 2822 reads no year 1).
+    if v.starts_with("Mon, 01 Jan 0001") {
+        return Some(None);
+    }
     parse_rfc1123z(v)
         .or_else(|_| parse_rfc3339(v))
         .ok()
@@ -324,7 +330,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             "State" | "Last State" | "Last Termination State" | "Restart Count"
         );
         if !matches!(section, Section::Containers(_)) {
-            if !state_key {
+            // Outside a Containers section, a state block is a fragment only
+            // in a paste that has neither a pod nor a section around it.
+            if !state_key || saw_name || saw_section {
                 continue;
             }
             section = Section::Containers(ContainerKind::Regular);
