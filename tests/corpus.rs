@@ -773,6 +773,18 @@ fn get_events_names_the_pod_in_its_object_column() {
     let now = parse_rfc3339(NOW).unwrap();
     let d = diagnose_pods(&read.pods, &node(), now, false);
     assert_eq!(d.pods[0].pod, "web-0");
+    // Before 1.14: NAME is the event's (`POD.hash`), KIND `Pod`, SUBOBJECT the container.
+    let old = "LASTSEEN   FIRSTSEEN   COUNT   NAME                     KIND   SUBOBJECT              TYPE      REASON    SOURCE            MESSAGE\n\
+               1m         1h          200     web-0.15a2b3c4d5e6f7a8   Pod    spec.containers{app}   Warning   BackOff   kubelet, node-a   Back-off restarting failed container\n";
+    let read = read_pods(old, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), now, false);
+    assert_eq!(
+        (
+            d.pods[0].pod.as_str(),
+            d.pods[0].containers[0].name.as_str()
+        ),
+        ("web-0", "app")
+    );
 }
 
 #[test]

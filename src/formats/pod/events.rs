@@ -34,6 +34,11 @@ fn word_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
 pub fn container_of(line: &str) -> Option<&str> {
     word_after(line, "container=")
         .or_else(|| word_after(line, "failed container ").filter(|w| !w.starts_with("container=")))
+        // Old `kubectl get events`' SUBOBJECT column: `spec.containers{app}`.
+        .or_else(|| {
+            let rest = &line[line.find("spec.containers{")? + "spec.containers{".len()..];
+            rest.split('}').next()
+        })
 }
 
 /// What `Failed to pull image` events say: the most failed pulls one
@@ -68,10 +73,24 @@ pub fn pull_failures(lines: &[&str]) -> Option<PullFailures> {
 /// `NAME_NAMESPACE(UID)` as the kubelet writes a pod, split.
 fn pod_of(line: &str) -> Option<(String, String)> {
     let Some(full) = word_after(line, " in pod ").or_else(|| word_after(line, "pod=")) else {
-        // `kubectl get events`' OBJECT column: `pod/NAME`.
-        let name = line
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("pod/"))?;
+        // `kubectl get events`' OBJECT column: `pod/NAME`; before 1.14 its
+        // NAME and KIND columns: `web-0.15a2b3c4d5e6f7a8   Pod`.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let name = words
+            .iter()
+            .find_map(|w| w.strip_prefix("pod/"))
+            .or_else(|| {
+                let at = words.iter().position(|w| *w == "Pod")?;
+                let event = words.get(at.checked_sub(1)?)?;
+                Some(match event.rsplit_once('.') {
+                    Some((pod, id))
+                        if !id.is_empty() && id.bytes().all(|b| b.is_ascii_hexdigit()) =>
+                    {
+                        pod
+                    }
+                    _ => event,
+                })
+            })?;
         return Some((name.to_owned(), String::new()));
     };
     let full = full.split('(').next().unwrap_or(full);
