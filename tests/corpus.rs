@@ -787,6 +787,21 @@ fn get_events_names_the_pod_in_its_object_column() {
     );
 }
 
+/// A list with a pod still pending: that pod is left out with a note, the
+/// others are read.
+#[test]
+fn a_pending_pod_in_a_list_is_left_out() {
+    let list = r#"{"kind":"List","items":[
+        {"kind":"Pod","metadata":{"name":"p","namespace":"n"},"status":{"phase":"Pending"}},
+        {"kind":"Pod","metadata":{"name":"q","namespace":"n"},"status":{"containerStatuses":[{"name":"c","restartCount":3,"state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}}]}"#;
+    let read = read_pods(list, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.pods.len(), 1);
+    assert_eq!(
+        read.notes,
+        vec!["left out: pod p has no container statuses yet (phase Pending): nothing has run to restart"]
+    );
+}
+
 #[test]
 fn what_holds_no_pod_says_what_it_is() {
     let err = read_pods(

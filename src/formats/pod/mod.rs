@@ -283,8 +283,8 @@ pub fn read_pods_up_to(
     if trimmed.starts_with(['{', '[']) {
         let (v, mut notes) = json_value(trimmed)
             .map_err(|e| format!("not a pod (not JSON as kubectl prints it: {e}): {HOW}"))?;
-        let (shape, pods) = object::read_value(&v, version)?;
-        notes.retain(|_| true);
+        let (shape, pods, mut more) = object::read_value(&v, version)?;
+        notes.append(&mut more);
         return Ok(done((shape, pods, notes)));
     }
     if describe::looks_like(&lines) {
@@ -316,13 +316,15 @@ pub fn read_pods_up_to(
                 .filter(|d| d.is_object() || d.is_array())
                 .collect();
             if docs.len() == 1 {
-                let (shape, pods) = object::read_value(&docs[0], version).map_err(|e| {
-                    if object::has_pod_keys(&docs[0]) {
-                        e
-                    } else {
-                        looks_like_instead(&cleaned)
-                    }
-                })?;
+                let (shape, pods, mut more) =
+                    object::read_value(&docs[0], version).map_err(|e| {
+                        if object::has_pod_keys(&docs[0]) {
+                            e
+                        } else {
+                            looks_like_instead(&cleaned)
+                        }
+                    })?;
+                notes.append(&mut more);
                 return Ok(done((shape, pods, notes)));
             }
             // Several documents (`---`): each a pod, a list or a fragment.
@@ -330,7 +332,8 @@ pub fn read_pods_up_to(
             let mut shape = Shape::PodList;
             for d in &docs {
                 match object::read_value(d, version) {
-                    Ok((s, mut pods)) => {
+                    Ok((s, mut pods, mut more)) => {
+                        notes.append(&mut more);
                         shape = if all.is_empty() { s } else { Shape::PodList };
                         all.append(&mut pods);
                     }

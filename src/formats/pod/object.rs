@@ -65,15 +65,50 @@ fn is_status(v: &Value) -> bool {
 }
 
 /// Every pod in a value that is one of the shapes kubectl prints.
-pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Reading>), String> {
-    let pods = |items: &[&Value]| -> Result<Vec<Reading>, String> {
-        items
-            .iter()
-            .map(|i| parse_pod_object(i, version).map(Reading::Observed))
-            .collect()
-    };
+pub fn read_value(
+    v: &Value,
+    version: KubeletVersion,
+) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
+    let (shape, pods, notes) = read_shape(v, version)?;
+    Ok((shape, pods, notes))
+}
+
+/// Every pod of `items`: of several, one that cannot be read (a pod still
+/// pending, with no container statuses) is left out with a note.
+fn read_items(
+    items: &[&Value],
+    version: KubeletVersion,
+) -> Result<(Vec<Reading>, Vec<String>), String> {
+    let mut pods = vec![];
+    let mut notes = vec![];
+    let mut first_error = None;
+    for i in items {
+        match parse_pod_object(i, version) {
+            Ok(p) => pods.push(Reading::Observed(p)),
+            Err(e) => {
+                if items.len() > 1 {
+                    notes.push(format!("left out: {e}"));
+                }
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match (pods.is_empty(), first_error) {
+        (true, Some(e)) => Err(e),
+        _ => Ok((pods, notes)),
+    }
+}
+
+fn read_shape(
+    v: &Value,
+    version: KubeletVersion,
+) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
+    let pods = |items: &[&Value]| read_items(items, version);
     match kind_of(v) {
-        "Pod" => return Ok((Shape::Pod, pods(&[v])?)),
+        "Pod" => {
+            let (p, n) = pods(&[v])?;
+            return Ok((Shape::Pod, p, n));
+        }
         "List" | "PodList" => {
             let items: Vec<&Value> = v
                 .get("items")
@@ -96,7 +131,8 @@ pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Read
                     None => format!("the list holds no pods: {HOW}"),
                 });
             }
-            return Ok((Shape::PodList, pods(&items)?));
+            let (p, n) = pods(&items)?;
+            return Ok((Shape::PodList, p, n));
         }
         "" => {}
         other => {
@@ -108,37 +144,44 @@ pub fn read_value(v: &Value, version: KubeletVersion) -> Result<(Shape, Vec<Read
     if let Some(items) = v.as_array() {
         if !items.is_empty() && items.iter().all(is_container_status) {
             let status = serde_json::json!({ "containerStatuses": items });
-            return Ok((Shape::ContainerStatuses, pods(&[&wrap_status(status)])?));
+            let (p, n) = pods(&[&wrap_status(status)])?;
+            return Ok((Shape::ContainerStatuses, p, n));
         }
         let found: Vec<&Value> = items
             .iter()
             .filter(|i| kind_of(i) == "Pod" || is_pod_like(i))
             .collect();
         if !found.is_empty() {
-            return Ok((Shape::PodList, pods(&found)?));
+            let (p, n) = pods(&found)?;
+            return Ok((Shape::PodList, p, n));
         }
         return Err(format!(
             "a list of neither pods nor container statuses: {HOW}"
         ));
     }
     if is_pod_like(v) {
-        return Ok((Shape::PodWithoutKind, pods(&[v])?));
+        let (p, n) = pods(&[v])?;
+        return Ok((Shape::PodWithoutKind, p, n));
     }
     if let Some(s) = v.get("status").filter(|s| is_status(s)) {
-        return Ok((Shape::Status, pods(&[&wrap_status(s.clone())])?));
+        let (p, n) = pods(&[&wrap_status(s.clone())])?;
+        return Ok((Shape::Status, p, n));
     }
     if is_status(v) {
-        return Ok((Shape::Status, pods(&[&wrap_status(v.clone())])?));
+        let (p, n) = pods(&[&wrap_status(v.clone())])?;
+        return Ok((Shape::Status, p, n));
     }
     for (list, _) in LISTS {
         if let Some(items) = v.get(list).and_then(Value::as_array) {
             let status = serde_json::json!({ list: items });
-            return Ok((Shape::ContainerStatuses, pods(&[&wrap_status(status)])?));
+            let (p, n) = pods(&[&wrap_status(status)])?;
+            return Ok((Shape::ContainerStatuses, p, n));
         }
     }
     if is_container_status(v) {
         let status = serde_json::json!({ "containerStatuses": [v] });
-        return Ok((Shape::ContainerStatus, pods(&[&wrap_status(status)])?));
+        let (p, n) = pods(&[&wrap_status(status)])?;
+        return Ok((Shape::ContainerStatus, p, n));
     }
     if v.is_object() {
         Err(format!(
