@@ -813,6 +813,10 @@ fn what_holds_no_pod_says_what_it_is() {
         err.starts_with("this text holds no pod (events without a back-off event)"),
         "{err}"
     );
+    let deployment = "Name:                   web\nNamespace:              default\nReplicas:               3 desired | 3 updated\nStrategyType:           RollingUpdate\nPod Template:\n  Labels:  app=web\n  Containers:\n   web:\n    Image:        nginx\n    Host Port:    0/TCP\n";
+    assert!(read_pods(deployment, KubeletVersion::V1_37)
+        .unwrap_err()
+        .starts_with("this describes a workload"));
     for (t, says) in [
         ("NAME   TYPE   CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\nweb   ClusterIP   10.0.0.1   <none>   80/TCP   1d\n", "`kubectl get services` table"),
         ("No resources found in default namespace.\n", "no pods matched"),

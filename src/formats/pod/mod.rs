@@ -288,6 +288,14 @@ pub fn read_pods_up_to(
         return Ok(done((shape, pods, notes)));
     }
     if describe::looks_like(&lines) {
+        // `kubectl describe deployment` (or a ReplicaSet, a Job…) shows a
+        // template's containers, which never ran.
+        if lines
+            .iter()
+            .any(|l| l.trim_start().starts_with("Pod Template:"))
+        {
+            return Err("this describes a workload (its Pod Template), not a pod: run `kubectl describe pod NAME` for one of its pods".into());
+        }
         return describe::read(&lines).map(done);
     }
     if table::looks_like(&lines) {
