@@ -787,6 +787,22 @@ fn get_events_names_the_pod_in_its_object_column() {
     );
 }
 
+/// kubecolor's colours and a byte-order mark are not part of the table.
+#[test]
+fn colours_and_a_bom_are_taken_off() {
+    let text = "\u{feff}NAME    READY   STATUS             RESTARTS      AGE\n\
+        web-0   0/1     \u{1b}[31mCrashLoopBackOff\u{1b}[0m   5 (2m ago)    21m\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    assert_eq!(
+        (
+            d.pods[0].pod.as_str(),
+            d.pods[0].containers[0].state.as_str()
+        ),
+        ("web-0", "CrashLoopBackOff")
+    );
+}
+
 /// A list with a pod still pending: that pod is left out with a note, the
 /// others are read.
 #[test]

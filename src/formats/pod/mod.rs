@@ -272,7 +272,15 @@ pub fn read_pods_up_to(
             limit / 1024
         ));
     }
-    let lines = clean(text);
+    // Colours (kubecolor, a terminal's copy) and a byte-order mark go first.
+    let plain;
+    let text = if text.contains('\u{1b}') {
+        plain = strip_ansi_escapes::strip_str(text);
+        plain.as_str()
+    } else {
+        text
+    };
+    let lines = clean(text.trim_start_matches('\u{feff}'));
     let cleaned = lines.join("\n");
     let trimmed = cleaned.trim_start();
     if trimmed.is_empty() {
