@@ -787,6 +787,29 @@ fn get_events_names_the_pod_in_its_object_column() {
     );
 }
 
+/// An issue's text: prose, a table, then the pod's YAML. The YAML has the
+/// times and is read: the exit at 23:58:03 and back-off 2m40s give 00:00:43.
+#[test]
+fn a_table_and_yaml_in_one_paste_read_the_yaml() {
+    let text = "I get this:\nNAME    READY   STATUS             RESTARTS      AGE\n\
+        web-0   0/1     CrashLoopBackOff   5 (2m ago)    21m\nand the yaml:\n\
+        apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-0\n  namespace: shop\nstatus:\n  containerStatuses:\n\
+        \x20 - name: app\n    restartCount: 5\n    state:\n      waiting:\n        reason: CrashLoopBackOff\n\
+        \x20       message: back-off 2m40s restarting failed container=app pod=web-0_shop(x)\n\
+        \x20   lastState:\n      terminated:\n        exitCode: 1\n        startedAt: \"2026-11-25T23:58:00Z\"\n\
+        \x20       finishedAt: \"2026-11-25T23:58:03Z\"\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.shape, Shape::Pod);
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    assert_eq!(
+        d.pods[0].containers[0]
+            .next_restart_at
+            .map(format_rfc3339)
+            .as_deref(),
+        Some("2026-11-26T00:00:43Z")
+    );
+}
+
 /// kubecolor's colours and a byte-order mark are not part of the table.
 #[test]
 fn colours_and_a_bom_are_taken_off() {

@@ -168,8 +168,26 @@ fn clean(text: &str) -> Vec<&str> {
 /// prose is read up to the line before the first error, once or twice.
 fn yaml_values(text: &str) -> Result<(Vec<Value>, Vec<String>), String> {
     use serde::Deserialize as _;
-    let mut text = text.to_owned();
     let mut notes = vec![];
+    // Prose or a table before the YAML (an issue's text): from its first
+    // key on, where one of a pod's keys starts a line.
+    const STARTS: [&str; 7] = [
+        "apiVersion:",
+        "kind:",
+        "metadata:",
+        "status:",
+        "items:",
+        "containerStatuses:",
+        "- ",
+    ];
+    let start = text
+        .lines()
+        .position(|l| STARTS.iter().any(|k| l.starts_with(k)))
+        .unwrap_or(0);
+    if start > 0 {
+        notes.push(format!("the {start} line(s) before the YAML were left out"));
+    }
+    let mut text = text.lines().skip(start).collect::<Vec<_>>().join("\n");
     let mut first_error = None;
     for _ in 0..3 {
         let mut docs = vec![];
@@ -307,7 +325,24 @@ pub fn read_pods_up_to(
         return describe::read(&lines).map(done);
     }
     if table::looks_like(&lines) {
-        return table::read(&lines).map(done);
+        // A table and a pod's YAML in one paste: the YAML has the times.
+        let yaml_too = lines
+            .iter()
+            .any(|l| l.starts_with("apiVersion:") || l.starts_with("kind: Pod"));
+        let from_yaml = yaml_too
+            .then(|| yaml_values(&cleaned).ok())
+            .flatten()
+            .and_then(|(docs, mut notes)| {
+                let v = docs.into_iter().find(|d| d.is_object())?;
+                let (shape, pods, mut more) = object::read_value(&v, version).ok()?;
+                notes.append(&mut more);
+                notes.push("a table was pasted too: the YAML, which has the times, is read".into());
+                Some((shape, pods, notes))
+            });
+        return match from_yaml {
+            Some(read) => Ok(done(read)),
+            None => table::read(&lines).map(done),
+        };
     }
     let events_only = lines.iter().any(|l| events::is_backoff(l))
         && !lines.iter().any(|l| {
