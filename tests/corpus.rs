@@ -810,6 +810,25 @@ fn a_table_and_yaml_in_one_paste_read_the_yaml() {
     );
 }
 
+/// A code block whose first line was copied from outside it: every line but
+/// the first indented by 4.
+#[test]
+fn every_line_but_the_first_indented() {
+    let text = "Name:         web-0\n    Namespace:    shop\n    Containers:\n      app:\n\
+        \x20       State:          Waiting\n          Reason:       CrashLoopBackOff\n        Restart Count:  5\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    let p = &d.pods[0];
+    assert_eq!(
+        (
+            p.pod.as_str(),
+            p.namespace.as_str(),
+            p.containers[0].restart_count
+        ),
+        ("web-0", "shop", Some(5))
+    );
+}
+
 /// kubecolor's colours and a byte-order mark are not part of the table.
 #[test]
 fn colours_and_a_bom_are_taken_off() {

@@ -152,15 +152,37 @@ fn clean(text: &str) -> Vec<&str> {
         .map(|l| unquote(l.trim_end_matches('\r'), quoted))
         .filter(|l| !prompt(l))
         .collect();
-    let common = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches(' ').len())
-        .min()
-        .unwrap_or(0);
+    let indent = |l: &&str| l.len() - l.trim_start_matches(' ').len();
+    let filled: Vec<&&str> = lines.iter().filter(|l| !l.trim().is_empty()).collect();
+    let common = filled.iter().map(|l| indent(l)).min().unwrap_or(0);
+    // A code block whose first line was copied from outside it: every line
+    // but the first indented alike (`Name: x` then `    Namespace: y`).
+    let rest = filled.iter().skip(1).map(|l| indent(l)).min().unwrap_or(0);
+    let first = filled.first().map(|l| indent(l));
+    // The first line must be a whole `key: value` (a `status:` with its
+    // block below is YAML's own nesting).
+    let valued = filled
+        .first()
+        .and_then(|l| l.split_once(':'))
+        .is_some_and(|(k, v)| !k.trim().is_empty() && !v.trim().is_empty());
+    let (skip_first, common) =
+        if common == 0 && first == Some(0) && rest >= 2 && valued && filled.len() > 2 {
+            (true, rest)
+        } else {
+            (false, common)
+        };
+    let mut seen_first = false;
     lines
         .into_iter()
-        .map(|l| l.get(common..).unwrap_or(l.trim_start()))
+        .map(|l| {
+            let keep = skip_first && !seen_first && !l.trim().is_empty();
+            seen_first |= !l.trim().is_empty();
+            if keep {
+                l
+            } else {
+                l.get(common..).unwrap_or(l.trim_start())
+            }
+        })
         .collect()
 }
 
