@@ -810,6 +810,38 @@ fn a_table_and_yaml_in_one_paste_read_the_yaml() {
     );
 }
 
+/// A describe cut down to the pod and its container's state (the
+/// container's name line cut too): a fragment of one container.
+#[test]
+fn a_describe_cut_to_its_state() {
+    let text = "Name:                 kube-controller-manager-controlplane\nNamespace:            kube-system\n\
+        \x20   Command:\n      kube-controller-manegaar\n    State:          Waiting\n      Reason:       RunContainerError\n\
+        \x20   Last State:     Terminated\n      Reason:       StartError\n      Exit Code:    128\n\
+        \x20     Started:      Thu, 01 Jan 1970 00:00:00 +0000\n      Finished:     Wed, 27 Aug 2025 23:31:22 +0000\n\
+        \x20   Ready:          False\n    Restart Count:  2\n";
+    let read = read_pods(text, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(
+        &read.pods,
+        &node(),
+        parse_rfc3339("2025-08-27T23:31:30Z").unwrap(),
+        true,
+    );
+    let c = &d.pods[0].containers[0];
+    assert_eq!(
+        (d.pods[0].pod.as_str(), c.restart_count, c.state.as_str()),
+        (
+            "kube-controller-manager-controlplane",
+            Some(2),
+            "RunContainerError"
+        )
+    );
+    // A start error is an exit: 2 restarts, 20 s after 23:31:22.
+    assert_eq!(
+        c.next_restart_at.map(format_rfc3339).as_deref(),
+        Some("2025-08-27T23:31:42Z")
+    );
+}
+
 /// A code block whose first line was copied from outside it: every line but
 /// the first indented by 4.
 #[test]

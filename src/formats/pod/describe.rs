@@ -253,6 +253,8 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                     });
                 }
                 "Events" => section = Section::Events,
+                // Sections whose blocks are no container of the pod's.
+                "Ephemeral Containers" | "Conditions" | "Volumes" => section = Section::Other,
                 _ => {
                     section = if section == Section::Pod {
                         Section::Pod
@@ -330,9 +332,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             "State" | "Last State" | "Last Termination State" | "Restart Count"
         );
         if !matches!(section, Section::Containers(_)) {
-            // Outside a Containers section, a state block is a fragment only
-            // in a paste that has neither a pod nor a section around it.
-            if !state_key || saw_name || saw_section {
+            // Outside a Containers section, a state block is a fragment
+            // (a describe cut down to its pod and a container's state), but
+            // not inside a section of other things (ephemeral containers).
+            if !state_key || (section == Section::Other && (saw_name || saw_section)) {
                 continue;
             }
             section = Section::Containers(ContainerKind::Regular);
