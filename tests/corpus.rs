@@ -174,6 +174,53 @@ fn all_namespaces_wide_and_pod_prefixes() {
 }
 
 #[test]
+fn rows_cut_short_flattened_or_between_prompts() {
+    // Two tables of one pod between shell prompts: the later row wins;
+    // 1 restart: the first wait, 10 s.
+    check(
+        "certificate-init-container-13-two-tables.txt",
+        Shape::Table,
+        &[(
+            "tls-app-dc7787455-69rhx",
+            "",
+            Some(1),
+            "Init:CrashLoopBackOff",
+            Some(10_000),
+        )],
+    );
+    // Cut after STATUS: the pod and its state, no count, no wait.
+    let d = check(
+        "istio-23661-row-cut-after-status.txt",
+        Shape::Table,
+        &[(
+            "mall-8578f56f5b-9pq4b",
+            "",
+            None,
+            "Init:CrashLoopBackOff",
+            None,
+        )],
+    );
+    assert!(d.pods[0].containers[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("cut before RESTARTS")));
+    // A headerless wide row at one space: NODE follows the IP; 283 restarts
+    // sit at the 300 s cap.
+    let d = check(
+        "learning-istio-20-wide-row-flattened.txt",
+        Shape::Table,
+        &[(
+            "wk-sys-acl-v1-0-5-7cf7f79d6c-d9qcr",
+            "",
+            Some(283),
+            "Init:CrashLoopBackOff",
+            Some(300_000),
+        )],
+    );
+    assert_eq!(d.pods[0].node.as_deref(), Some("10.1.128.6"));
+}
+
+#[test]
 fn a_table_with_the_last_restart_gives_a_window() {
     // RESTARTS 9 (2m10s ago), printed at NOW: the last restart at
     // 23:57:50; it exited by NOW and waits 300 s, so the next restart falls

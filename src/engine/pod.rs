@@ -576,8 +576,9 @@ pub struct PodRow {
     pub ready: Option<(u32, u32)>,
     /// STATUS as kubectl's printer words it (`CrashLoopBackOff`, `Init:0/1`).
     pub status: String,
-    /// RESTARTS: the pod's containers' restarts, summed by kubectl.
-    pub restarts: u64,
+    /// RESTARTS: the pod's containers' restarts, summed by kubectl; `None`
+    /// where the row was cut before it.
+    pub restarts: Option<u64>,
     /// `16 (102s ago)`: the last restart, before the table was printed.
     pub last_restart_ago_ms: Option<Ms>,
     pub age_ms: Option<Ms>,
@@ -604,9 +605,13 @@ pub fn diagnose_row(
     }
     let crash_like = rhythm.is_some_and(|(r, _)| r == Rhythm::CrashLoop);
     let running = row.status == "Running";
-    let wait = (row.restarts > 0 && (crash_like || running))
-        .then(|| curve_wait(b.initial_ms, b.max_ms, row.restarts));
-    if row.restarts == 0 && crash_like && init {
+    let restarts = row.restarts.unwrap_or(0);
+    let wait = (restarts > 0 && (crash_like || running))
+        .then(|| curve_wait(b.initial_ms, b.max_ms, restarts));
+    if row.restarts.is_none() {
+        notes.push("the row was cut before RESTARTS: no step of the curve; `kubectl get pods` prints the whole row".into());
+    }
+    if row.restarts == Some(0) && crash_like && init {
         notes.push("RESTARTS 0 while an init container loops: kubectl before 1.28 left init containers' restarts out of the count".into());
     }
     let last_restart = row.last_restart_ago_ms.map(|ago| printed_at - ago as Epoch);
@@ -651,7 +656,7 @@ pub fn diagnose_row(
             } else {
                 ContainerKind::Regular
             },
-            restart_count: Some(row.restarts),
+            restart_count: row.restarts,
             estimated: true,
             state: row.status.clone(),
             backoff_ms,

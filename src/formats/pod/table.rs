@@ -45,6 +45,14 @@ fn is_ready(t: &str) -> bool {
     })
 }
 
+/// A STATUS word as kubectl's printer writes one: `CrashLoopBackOff`,
+/// `Init:0/1`, `OOMKilled`.
+fn is_status(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_uppercase())
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ':' || c == '/')
+}
+
 fn is_count(t: &str) -> bool {
     !t.is_empty() && t.len() <= 10 && t.bytes().all(|c| c.is_ascii_digit())
 }
@@ -65,11 +73,16 @@ fn header(line: &str) -> Option<Columns> {
     })
 }
 
-/// One row, if the line is one.
+/// One row, if the line is one; a row cut right after STATUS is one too.
 fn row(line: &str, columns: Columns) -> Option<PodRow> {
     let t: Vec<&str> = line.split_whitespace().collect();
+    let cut = || {
+        let i = t.len().checked_sub(2)?;
+        ((3..=4).contains(&t.len()) && is_ready(t[i]) && is_status(t[i + 1])).then_some(i)
+    };
     let i = (1..t.len().saturating_sub(2))
-        .find(|&i| is_ready(t[i]) && is_count(t[i + 2]) && !t[i + 1].contains('='))?;
+        .find(|&i| is_ready(t[i]) && is_count(t[i + 2]) && !t[i + 1].contains('='))
+        .or_else(cut)?;
     let name = t[i - 1].strip_prefix("pod/").unwrap_or(t[i - 1]);
     let namespace = (i >= 2 && (columns.namespace || i == 2)).then(|| t[i - 2].to_owned());
     let (ready, total) = t[i].split_once('/')?;
@@ -84,7 +97,11 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
         };
     }
     let age = t.get(j).and_then(|w| parse_age(w));
-    let node = if columns.node && age.is_some() {
+    // Without a header, `-o wide` shows itself by the IP after AGE.
+    let wide = columns.node
+        || t.get(j + 1)
+            .is_some_and(|ip| ip.parse::<std::net::IpAddr>().is_ok());
+    let node = if wide && age.is_some() {
         t.get(j + 2)
             .filter(|n| **n != "<none>")
             .map(|n| n.to_string())
@@ -97,7 +114,7 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
         node,
         ready: Some((ready.parse().ok()?, total.parse().ok()?)),
         status: t[i + 1].to_owned(),
-        restarts: t[i + 2].parse().ok()?,
+        restarts: t.get(i + 2).and_then(|w| w.parse().ok()),
         last_restart_ago_ms: ago,
         age_ms: age,
     })
