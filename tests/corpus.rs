@@ -950,6 +950,13 @@ fn what_holds_no_pod_says_what_it_is() {
         err.starts_with("this text holds no pod (events without a back-off event)"),
         "{err}"
     );
+    // kubectl 1.0 printed no Containers section for a pod that never ran.
+    let err = read_pods(
+        &text("k8s-6014-describe-1.0-no-containers.txt"),
+        KubeletVersion::V1_37,
+    )
+    .unwrap_err();
+    assert!(err.starts_with("pod valid-pod shows no containers"), "{err}");
     let deployment = "Name:                   web\nNamespace:              default\nReplicas:               3 desired | 3 updated\nStrategyType:           RollingUpdate\nPod Template:\n  Labels:  app=web\n  Containers:\n   web:\n    Image:        nginx\n    Host Port:    0/TCP\n";
     assert!(read_pods(deployment, KubeletVersion::V1_37)
         .unwrap_err()

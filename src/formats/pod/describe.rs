@@ -103,6 +103,9 @@ const MARKERS: &[&str] = &[
     "QoS Class",
     "Init Containers",
     "Host Port",
+    // kubectl before 1.2.
+    "Image(s)",
+    "Replication Controllers",
 ];
 
 /// `key: value`, the key trimmed; `None` for a line that is not one.
