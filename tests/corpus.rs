@@ -679,7 +679,7 @@ fn yaml_and_json_whole_or_in_part() {
     );
     let d = check(
         "k8s-14491-status-runcontainererror.yaml",
-        Shape::PodWithoutKind,
+        Shape::Status,
         &[("", "hello-openshift", Some(0), "RunContainerError", None)],
     );
     assert_eq!(d.pods[0].status.as_deref(), Some("Pending"));
@@ -940,6 +940,22 @@ fn a_pending_pod_in_a_list_is_left_out() {
 }
 
 #[test]
+fn a_pod_without_kind_and_a_bare_status_block_are_told_apart() {
+    let status = "status:\n  containerStatuses:\n  - name: app\n    restartCount: 3\n    state:\n      waiting:\n        reason: CrashLoopBackOff\n";
+    let read = read_pods(status, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.shape, Shape::Status);
+    let pod = format!("metadata:\n  name: web-0\n  namespace: shop\n{status}");
+    let read = read_pods(&pod, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.shape, Shape::PodWithoutKind);
+    // 3 restarts: 10 · 2² = 40 s.
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    assert_eq!(
+        (d.pods[0].pod.as_str(), d.pods[0].containers[0].backoff_ms),
+        ("web-0", Some(40_000))
+    );
+}
+
+#[test]
 fn what_holds_no_pod_says_what_it_is() {
     let err = read_pods(
         &text("eirini-111-configerror-event.txt"),
@@ -956,7 +972,10 @@ fn what_holds_no_pod_says_what_it_is() {
         KubeletVersion::V1_37,
     )
     .unwrap_err();
-    assert!(err.starts_with("pod valid-pod shows no containers"), "{err}");
+    assert!(
+        err.starts_with("pod valid-pod shows no containers"),
+        "{err}"
+    );
     let deployment = "Name:                   web\nNamespace:              default\nReplicas:               3 desired | 3 updated\nStrategyType:           RollingUpdate\nPod Template:\n  Labels:  app=web\n  Containers:\n   web:\n    Image:        nginx\n    Host Port:    0/TCP\n";
     assert!(read_pods(deployment, KubeletVersion::V1_37)
         .unwrap_err()

@@ -30,9 +30,6 @@ fn is_container_status(v: &Value) -> bool {
 fn is_pod_like(v: &Value) -> bool {
     v.is_object()
         && (v.get("spec").and_then(|s| s.get("containers")).is_some()
-            || v.get("status")
-                .and_then(|s| s.get("containerStatuses"))
-                .is_some()
             || (v.get("metadata").is_some() && v.get("status").is_some()))
 }
 
