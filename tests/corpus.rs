@@ -990,6 +990,30 @@ fn what_holds_no_pod_says_what_it_is() {
     }
 }
 
+/// What a Windows terminal (CRLF) or a rendered page (no-break spaces in the
+/// padding) does to a paste changes nothing that is read.
+#[test]
+fn line_ends_and_no_break_spaces_read_the_same() {
+    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
+    let now = parse_rfc3339(NOW).unwrap();
+    let reading = |t: &str| {
+        read_pods(t, KubeletVersion::V1_37)
+            .map(|r| (r.shape, rows(&diagnose_pods(&r.pods, &node(), now, false))))
+    };
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name == "SOURCES.md" {
+            continue;
+        }
+        let t = text(&name);
+        let want = reading(&t);
+        let crlf = t.replace('\n', "\r\n");
+        assert_eq!(reading(&crlf), want, "{name} with CRLF");
+        let nbsp = t.replace("  ", "\u{a0} ");
+        assert_eq!(reading(&nbsp), want, "{name} with no-break spaces");
+    }
+}
+
 /// Every file of the corpus is listed in SOURCES.md, and every listed file exists.
 #[test]
 fn every_fixture_has_its_source() {

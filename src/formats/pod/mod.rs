@@ -299,6 +299,10 @@ pub fn read_pods(text: &str, version: KubeletVersion) -> Result<PodsRead, String
     read_pods_up_to(text, version, MAX_POD_TEXT)
 }
 
+/// U+00A0, U+2007 and U+202F: what copying from a rendered page turns
+/// spaces into.
+const NO_BREAK_SPACES: [char; 3] = ['\u{a0}', '\u{2007}', '\u{202f}'];
+
 /// The same, for texts up to `limit` bytes.
 pub fn read_pods_up_to(
     text: &str,
@@ -312,14 +316,17 @@ pub fn read_pods_up_to(
             limit / 1024
         ));
     }
-    // Colours (kubecolor, a terminal's copy) and a byte-order mark go first.
-    let plain;
-    let text = if text.contains('\u{1b}') {
-        plain = strip_ansi_escapes::strip_str(text);
-        plain.as_str()
-    } else {
-        text
-    };
+    // Colours (kubecolor, a terminal's copy) and a byte-order mark go first;
+    // the no-break spaces a web page or chat pastes are spaces (YAML and
+    // JSON refuse them as indentation).
+    let mut plain = std::borrow::Cow::Borrowed(text);
+    if plain.contains('\u{1b}') {
+        plain = strip_ansi_escapes::strip_str(&plain).into();
+    }
+    if plain.contains(NO_BREAK_SPACES) {
+        plain = plain.replace(NO_BREAK_SPACES, " ").into();
+    }
+    let text = plain.as_ref();
     let lines = clean(text.trim_start_matches('\u{feff}'));
     let cleaned = lines.join("\n");
     let trimmed = cleaned.trim_start();
