@@ -956,6 +956,41 @@ fn a_pod_without_kind_and_a_bare_status_block_are_told_apart() {
 }
 
 #[test]
+fn json_cut_short_reads_up_to_its_last_whole_field() {
+    // kubectl prints a list's kind after its items: cut inside the second
+    // pod's status, the text has no kind, the first pod is whole and the
+    // second has no status yet.
+    let whole = text("written-podlist.json");
+    let mut cut: String = whole.lines().take(27).collect::<Vec<_>>().join("\n");
+    cut.push_str("\n                \"pha");
+    let read = read_pods(&cut, KubeletVersion::V1_37).unwrap();
+    assert_eq!(read.shape, Shape::PodList);
+    assert!(
+        read.notes[0].starts_with("the JSON is cut short")
+            && read.notes[0].ends_with("read up to line 26, its last whole field"),
+        "{:?}",
+        read.notes
+    );
+    assert!(read.notes[1].starts_with("left out: pod api-7d9c-fghij has no container statuses"));
+    // 3 restarts: 10 · 2² = 40 s, as the kubelet's message says.
+    let d = diagnose_pods(&read.pods, &node(), parse_rfc3339(NOW).unwrap(), false);
+    assert_eq!(
+        rows(&d),
+        vec![(
+            "api-7d9c-abcde".to_owned(),
+            "api".to_owned(),
+            Some(3),
+            "CrashLoopBackOff".to_owned(),
+            Some(40_000)
+        )]
+    );
+    // Cut before any whole field: the error, not a guess.
+    assert!(read_pods("{\n  \"apiVersion\": \"v", KubeletVersion::V1_37)
+        .unwrap_err()
+        .contains("EOF while parsing"));
+}
+
+#[test]
 fn what_holds_no_pod_says_what_it_is() {
     let err = read_pods(
         &text("eirini-111-configerror-event.txt"),

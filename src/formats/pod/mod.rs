@@ -256,9 +256,59 @@ fn json_value(text: &str) -> Result<(Value, Vec<String>), String> {
             };
             Ok((v, notes))
         }
+        Some(Err(e)) if e.is_eof() => match json_cut_short(text) {
+            Some((v, line)) => Ok((
+                v,
+                vec![format!(
+                    "the JSON is cut short ({e}): read up to line {line}, its last whole field"
+                )],
+            )),
+            None => Err(e.to_string()),
+        },
         Some(Err(e)) => Err(e.to_string()),
         None => Err("no JSON value".into()),
     }
+}
+
+/// JSON cut short (a terminal's scrollback, a chat's length limit): the text
+/// up to one of its last commas outside strings, its open brackets closed,
+/// and the line that comma is on. serde_json reads no partial documents.
+fn json_cut_short(text: &str) -> Option<(Value, usize)> {
+    const TRIES: usize = 8;
+    let (mut open, mut cuts) = (vec![], vec![]);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => open.push('}'),
+            b'[' => open.push(']'),
+            b'}' | b']' => {
+                open.pop();
+            }
+            b',' => {
+                if cuts.len() == TRIES {
+                    cuts.remove(0);
+                }
+                cuts.push((i, open.clone()));
+            }
+            _ => {}
+        }
+    }
+    cuts.iter().rev().find_map(|(at, open)| {
+        let mut whole = text[..*at].to_owned();
+        whole.extend(open.iter().rev());
+        let v = serde_json::from_str(&whole).ok()?;
+        Some((v, text[..*at].lines().count()))
+    })
 }
 
 /// What a text that holds no pod looks like instead.

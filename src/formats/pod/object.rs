@@ -101,7 +101,13 @@ fn read_shape(
     version: KubeletVersion,
 ) -> Result<(Shape, Vec<Reading>, Vec<String>), String> {
     let pods = |items: &[&Value]| read_items(items, version);
-    match kind_of(v) {
+    // kubectl prints a list's `kind` after its items: a list cut short has
+    // none.
+    let kind = match kind_of(v) {
+        "" if v.get("items").is_some_and(Value::is_array) => "List",
+        kind => kind,
+    };
+    match kind {
         "Pod" => {
             let (p, n) = pods(&[v])?;
             return Ok((Shape::Pod, p, n));
