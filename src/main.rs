@@ -108,6 +108,12 @@ mod cli {
             /// and the configuration to apply.
             #[arg(long)]
             recommend: Option<String>,
+            /// Also evaluate the cluster on these of KEP-4603's curves,
+            /// comma-separated: initial-250ms, initial-25ms, new-default,
+            /// initial-1s-max-30s, rapid, flat-rate-succeeded,
+            /// front-loaded-with-interval.
+            #[arg(long, value_delimiter = ',')]
+            compare: Vec<String>,
         },
         /// Draws one chart of the state a link describes (the query string
         /// the app writes, e.g. 'v=1.37&m=kep&i=1s') as SVG, through the
@@ -186,19 +192,31 @@ fn main() -> std::process::ExitCode {
             from_pods,
             preset: Some(name),
             api_server,
-        }) if !from_pods => cluster_preset(&name, api_server.as_deref(), recommend.as_deref())
-            .map(|j| format!("{j}\n")),
+            compare,
+        }) if !from_pods => {
+            cluster_preset(&name, api_server.as_deref(), recommend.as_deref(), &compare)
+                .map(|j| format!("{j}\n"))
+        }
         Some(Command::Cluster {
             recommend,
             from_pods,
             api_server,
+            compare,
             ..
         }) => read_input_up_to(if from_pods {
             crashloop_explorer::formats::pod::MAX_CLUSTER_TEXT
         } else {
             crashloop_explorer::formats::pod::MAX_POD_TEXT
         })
-        .and_then(|i| cluster(&i, from_pods, api_server.as_deref(), recommend.as_deref()))
+        .and_then(|i| {
+            cluster(
+                &i,
+                from_pods,
+                api_server.as_deref(),
+                recommend.as_deref(),
+                &compare,
+            )
+        })
         .map(|j| format!("{j}\n")),
         Some(Command::Figure { link, chart, theme }) => figure(&link, &chart, &theme),
         Some(Command::Prerender { dir }) => prerender(&dir).map(|()| String::new()),
@@ -300,6 +318,7 @@ fn cluster_preset(
     name: &str,
     api: Option<&str>,
     recommend: Option<&str>,
+    compare: &[String],
 ) -> Result<String, String> {
     let api = match api {
         Some(a) => serde_json::from_str(a).map_err(|e| format!("--api-server: {e}"))?,
@@ -308,7 +327,7 @@ fn cluster_preset(
     let c = crashloop_explorer::engine::cluster::preset(name, api)
         .ok_or_else(|| format!("--preset {}: not a preset", quoted(name)))?;
     let json = serde_json::to_string(&c).map_err(|e| e.to_string())?;
-    cluster(&json, false, None, recommend)
+    cluster(&json, false, None, recommend, compare)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -317,9 +336,11 @@ fn cluster(
     from_pods: bool,
     api_server: Option<&str>,
     recommend: Option<&str>,
+    compare: &[String],
 ) -> Result<String, String> {
     use crashloop_explorer::engine::cluster::{self, Cluster, Constraints};
     use crashloop_explorer::engine::config::KubeletVersion;
+    use crashloop_explorer::engine::presets::presets;
     use crashloop_explorer::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
     let mut from_notes = vec![];
     let c: Cluster = if from_pods {
@@ -346,12 +367,29 @@ fn cluster(
     from_notes.append(&mut result.notes);
     result.notes = from_notes;
     let mut out = serde_json::to_value(result).map_err(|e| e.to_string())?;
-    let today = cluster::evaluate(&c.on_todays_default());
-    out["todaysDefault"] = serde_json::json!({
-        "peakRequestsPerSecond": today.peak_requests_per_second,
-        "peakSeatsBusy": today.peak_seats_busy,
-        "timeOverSeatsMs": today.time_over_seats_ms,
-    });
+    let summary = |r: &cluster::ClusterResult| {
+        serde_json::json!({
+            "peakRequestsPerSecond": r.peak_requests_per_second,
+            "peakSeatsBusy": r.peak_seats_busy,
+            "timeOverSeatsMs": r.time_over_seats_ms,
+        })
+    };
+    out["todaysDefault"] = summary(&cluster::evaluate(&c.on_todays_default()));
+    let curves = presets();
+    let mut compared = vec![];
+    for id in compare {
+        let curve = curves.iter().find(|p| p.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = curves.iter().map(|p| p.id).collect();
+            format!("--compare {}: not a curve ({})", quoted(id), ids.join(", "))
+        })?;
+        let mut entry = summary(&cluster::evaluate(&c.on_curve(curve)?));
+        entry["id"] = curve.id.into();
+        entry["label"] = curve.label.into();
+        compared.push(entry);
+    }
+    if !compare.is_empty() {
+        out["compared"] = compared.into();
+    }
     if let Some(want) = recommend {
         let want: Constraints =
             serde_json::from_str(want).map_err(|e| format!("--recommend: {e}"))?;

@@ -334,6 +334,32 @@ fn cluster_reads_classes_and_recommends() {
     assert!(err.contains("unknown field `apiServers`"), "{err}");
 }
 
+/// `cluster --compare`: the same cluster on KEP-4603's curves, each named;
+/// a curve that is not one exits 2 and lists those that are.
+#[test]
+fn cluster_compares_curves() {
+    // 100 nodes of one pod that exits at once: on 1 s doubling to 30 s, the
+    // first window holds the restarts at 1, 3 and 7 s, 5 requests each:
+    // 1,500 requests, 150 per second.
+    let input =
+        r#"{"nodeClasses": [{"name": "a", "nodes": 100, "scenario": {"pods": 1, "runMs": 0}}]}"#;
+    let (code, out, err) = run(
+        &["cluster", "--compare", "initial-1s-max-30s,new-default"],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["compared"][0]["id"], "initial-1s-max-30s");
+    assert_eq!(v["compared"][0]["peakRequestsPerSecond"], 150.0);
+    assert_eq!(v["compared"][1]["label"], "initial 1 s, max 1 min");
+    let (code, _, err) = run(&["cluster", "--compare", "fast"], input);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("--compare \"fast\": not a curve (initial-250ms, "),
+        "{err}"
+    );
+}
+
 /// `cluster --from-pods`: what kubectl printed of a cluster, grouped.
 #[test]
 fn cluster_from_pasted_pods() {

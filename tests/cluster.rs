@@ -272,3 +272,29 @@ fn the_same_cluster_on_todays_default() {
     let total = |c: &Cluster| evaluate(c).requests_per_window.iter().sum::<u64>();
     assert!(total(&today) < total(&fast));
 }
+
+/// A compared curve is the same nodes on one of KEP-4603's curves, modelled
+/// as the KEP models them (every exit waits, restarts land on expiry).
+#[test]
+fn a_compared_curve_runs_the_same_nodes() {
+    use crashloop_explorer::engine::presets::presets;
+    let spec = ScenarioSpec {
+        pods: Some(1),
+        run_ms: Some(0),
+        ..ScenarioSpec::default()
+    };
+    let c = cluster(vec![class(100, spec, 0)]);
+    let curves = presets();
+    let curve = curves
+        .iter()
+        .find(|p| p.id == "initial-1s-max-30s")
+        .unwrap();
+    // A container that exits at once starts at 0 s and restarts 1, 2, 4, 8,
+    // 16 s later: at 1, 3, 7, 15, 31 s. The first 10 s window holds three
+    // restarts of 5 requests: 15 per node, 1,500 for 100 nodes, 150 per
+    // second; then one each in the windows of 15 s and 31 s.
+    let r = evaluate(&c.on_curve(curve).unwrap());
+    assert_eq!(&r.requests_per_window[..4], &[1_500, 500, 0, 500]);
+    assert_eq!(r.peak_requests_per_second, 150.0);
+    assert_eq!(r.classes[0].nodes, 100);
+}

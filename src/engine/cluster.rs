@@ -15,6 +15,7 @@ use super::apf::{self, ApiServer, LevelSeats};
 use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::format_go_duration_ms;
+use super::presets::Preset;
 use super::scenario::{Scenario, ScenarioSpec};
 use super::simulate::{node_timeline, pod_runs_unbanded, LOAD_WINDOW_MS};
 use super::{KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
@@ -77,6 +78,27 @@ impl Cluster {
             return Err("otherNodes: at most 150000".into());
         }
         self.api_server.validate()
+    }
+
+    /// The same nodes on one of the curves KEP-4603 modelled or rejected,
+    /// as the node view draws it beside the live one (`Preset::apply`).
+    pub fn on_curve(&self, curve: &Preset) -> Result<Cluster, String> {
+        let node_classes = self
+            .node_classes
+            .iter()
+            .map(|c| {
+                let scenario = Scenario::try_from(curve.apply(c.scenario.spec()))
+                    .map_err(|e| format!("{} on {}: {e}", c.name, curve.id))?;
+                Ok(NodeClass {
+                    scenario,
+                    ..c.clone()
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Cluster {
+            node_classes,
+            ..self.clone()
+        })
     }
 
     /// The same nodes on today's default kubelet (10 s doubling to 5 min).
