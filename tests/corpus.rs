@@ -389,8 +389,20 @@ fn tables_with_other_back_offs() {
     );
     // 2015's REASON column: the rows whose reason has spaces are not rows
     // kubectl prints any more; the other eight are read.
+    // 2015's REASON column holds words too: all ten pods.
     let (_, d) = read("k8s-10560-reason-column-2015.txt");
-    assert_eq!(d.pods.len(), 8);
+    assert_eq!(d.pods.len(), 10);
+    let status = |name: &str| {
+        d.pods
+            .iter()
+            .find(|p| p.pod == name)
+            .and_then(|p| p.status.clone())
+    };
+    assert_eq!(status("memhog").as_deref(), Some("OOM Killed"));
+    assert_eq!(
+        status("private-image-test-3").as_deref(),
+        Some("Error: image foo/private:v1 not found")
+    );
 }
 
 // --- `kubectl describe pod` ----------------------------------------------

@@ -60,6 +60,9 @@ fn is_count(t: &str) -> bool {
 /// What the header says of the columns around the fixed ones.
 #[derive(Default, Clone, Copy)]
 struct Columns {
+    /// A header was seen: 2015's REASON column may then hold words
+    /// (`OOM Killed`, `Error: image foo not found`).
+    header: bool,
     namespace: bool,
     node: bool,
 }
@@ -67,7 +70,9 @@ struct Columns {
 fn header(line: &str) -> Option<Columns> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let has = |w: &str| words.contains(&w);
-    (has("NAME") && has("STATUS") && (has("READY") || has("RESTARTS"))).then(|| Columns {
+    let status = has("STATUS") || has("REASON");
+    (has("NAME") && status && (has("READY") || has("RESTARTS"))).then(|| Columns {
+        header: true,
         namespace: words.first() == Some(&"NAMESPACE"),
         node: has("NODE"),
     })
@@ -80,13 +85,21 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
         let i = t.len().checked_sub(2)?;
         ((3..=4).contains(&t.len()) && is_ready(t[i]) && is_status(t[i + 1])).then_some(i)
     };
-    let i = (1..t.len().saturating_sub(2))
+    // Under a header, a status of several words ends at the first count.
+    let words = |i: usize| {
+        (columns.header && is_ready(t[i]) && t[i + 1].starts_with(|c: char| c.is_ascii_uppercase()))
+            .then(|| (i + 2..t.len().min(i + 8)).find(|&k| is_count(t[k])))
+            .flatten()
+    };
+    let (i, restarts_at) = (1..t.len().saturating_sub(2))
         .find(|&i| is_ready(t[i]) && is_count(t[i + 2]) && !t[i + 1].contains('='))
-        .or_else(cut)?;
+        .or_else(cut)
+        .map(|i| (i, i + 2))
+        .or_else(|| (1..t.len().saturating_sub(2)).find_map(|i| Some((i, words(i)?))))?;
     let name = t[i - 1].strip_prefix("pod/").unwrap_or(t[i - 1]);
     let namespace = (i >= 2 && (columns.namespace || i == 2)).then(|| t[i - 2].to_owned());
     let (ready, total) = t[i].split_once('/')?;
-    let mut j = i + 3;
+    let mut j = restarts_at + 1;
     let mut ago = None;
     if let Some(word) = t.get(j).and_then(|w| w.strip_prefix('(')) {
         ago = parse_age(word);
@@ -113,8 +126,8 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
         namespace,
         node,
         ready: Some((ready.parse().ok()?, total.parse().ok()?)),
-        status: t[i + 1].to_owned(),
-        restarts: t.get(i + 2).and_then(|w| w.parse().ok()),
+        status: t[i + 1..restarts_at.min(t.len()).max(i + 2)].join(" "),
+        restarts: t.get(restarts_at).and_then(|w| w.parse().ok()),
         last_restart_ago_ms: ago,
         age_ms: age,
     })
