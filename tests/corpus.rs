@@ -583,6 +583,37 @@ fn describe_in_part() {
     );
 }
 
+/// Events alone tell of an image pull backoff too: `Back-off pulling image`,
+/// with the `Failed to pull image` events' count and age.
+#[test]
+fn events_alone_give_the_next_pull() {
+    let now = parse_rfc3339(NOW).unwrap();
+    let (shape, d) = read("written-get-events-pull-backoff.txt");
+    assert_eq!(shape, Shape::Events);
+    let next = |pod: &str| {
+        let p = d.pods.iter().find(|p| p.pod == pod).unwrap();
+        (
+            p.containers[0].state.clone(),
+            p.containers[0].next_restart_at.map(|t| t - now),
+        )
+    };
+    // One failed pull: the next waits 10 s after it. 3 s ago: in 7 s; 30 s
+    // ago: 20 s overdue.
+    assert_eq!(next("api-b"), ("ImagePullBackOff".into(), Some(7_000)));
+    assert_eq!(next("web-a"), ("ImagePullBackOff".into(), Some(-20_000)));
+    assert_eq!(next("job-c").0, "CrashLoopBackOff");
+    // describe's Events table alone: 4 failed pulls, 10 · 2³ = 80 s after
+    // the last, 7 s ago: in 73 s.
+    let describe = text("written-describe-imagepullbackoff.txt");
+    let events = &describe[describe.find("Events:").unwrap()..];
+    let read = read_pods(events, KubeletVersion::V1_37).unwrap();
+    let d = diagnose_pods(&read.pods, &node(), now, false);
+    assert_eq!(
+        d.pods[0].containers[0].next_restart_at.map(|t| t - now),
+        Some(73_000)
+    );
+}
+
 #[test]
 fn an_image_pull_back_off_is_its_own_rhythm() {
     // 4 failed pulls: the image backoff waits 10 · 2³ = 80 s after the last,

@@ -3,17 +3,27 @@
 //! failed container X in pod Y_NS(UID)` without the wait
 //! (kubernetes/kubernetes `pkg/kubelet/kuberuntime/kuberuntime_manager.go`
 //! `doBackOff`); older kubelets wrote `Back-off 2m40s restarting failed
-//! container=X pod=Y_NS(UID)`, whose wait is the curve's step.
+//! container=X pod=Y_NS(UID)`, whose wait is the curve's step. The image
+//! pull backoff's `Back-off pulling image` events, with the `Failed to pull
+//! image` events' count, give the next pull.
 
 use super::{Reading, Shape, HOW};
 use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation, PullFailures};
 
 const PHRASE: &str = "restarting failed container";
+/// The image pull backoff's event (kubernetes/kubernetes
+/// `pkg/kubelet/images/image_manager.go`: `Back-off pulling image "X"`).
+const PULL_PHRASE: &str = "back-off pulling image";
 
 /// Whether a line is a CrashLoopBackOff event.
 pub fn is_backoff(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
     lower.contains("back-off") && lower.contains(PHRASE)
+}
+
+/// Whether a line is an image pull backoff event.
+pub fn is_pull_backoff(line: &str) -> bool {
+    line.to_ascii_lowercase().contains(PULL_PHRASE)
 }
 
 /// The event's message: from its `Back-off` on.
@@ -51,12 +61,13 @@ pub fn pull_failures(lines: &[&str]) -> Option<PullFailures> {
         let count = at
             .and_then(|i| words[i].trim_start_matches("(x").parse::<u64>().ok())
             .unwrap_or(1);
-        // The age is the word before the count, or the third (Type, Reason, Age).
+        // The age is the word before the count, or describe's third (Type,
+        // Reason, Age), or `kubectl get events`' first (LAST SEEN).
         let age = at
             .and_then(|i| i.checked_sub(1))
-            .or(Some(2))
-            .and_then(|i| words.get(i))
-            .and_then(|w| super::table::parse_age(w));
+            .into_iter()
+            .chain([2, 0])
+            .find_map(|i| words.get(i).and_then(|w| super::table::parse_age(w)));
         let f = found.get_or_insert(PullFailures {
             count: 0,
             last_ago_ms: None,
@@ -104,7 +115,12 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     let mut pods: Vec<PodObservation> = vec![];
     let mut seen: std::collections::HashMap<(String, String), usize> =
         std::collections::HashMap::new();
-    for line in lines.iter().filter(|l| is_backoff(l)) {
+    for line in lines.iter().filter(|l| is_backoff(l) || is_pull_backoff(l)) {
+        let reason = if is_backoff(line) {
+            "CrashLoopBackOff"
+        } else {
+            "ImagePullBackOff"
+        };
         let (name, namespace) = pod_of(line).unwrap_or_default();
         let container = container_of(line).unwrap_or("").to_owned();
         let message = message_of(line).to_owned();
@@ -124,7 +140,11 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         let pod = &mut pods[at];
         pod.backoff_events.push(line.trim().to_owned());
         let wait = crate::engine::pod::message_backoff(&message);
-        match pod.containers.iter_mut().find(|c| c.name == container) {
+        let same = |c: &&mut ObservedContainer| {
+            c.name == container
+                && matches!(&c.state, ObservedState::Waiting { reason: r, .. } if r == reason)
+        };
+        match pod.containers.iter_mut().find(same) {
             // The longest wait seen is the furthest step of the curve.
             Some(c) => {
                 if let ObservedState::Waiting { message: m, .. } = &mut c.state {
@@ -136,7 +156,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             None => pod.containers.push(ObservedContainer {
                 name: container,
                 state: ObservedState::Waiting {
-                    reason: "CrashLoopBackOff".into(),
+                    reason: reason.into(),
                     message,
                 },
                 ..ObservedContainer::default()
@@ -149,6 +169,23 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     }
     if pods.is_empty() {
         return Err(format!("no back-off event in this text: {HOW}"));
+    }
+    // Each pod's failed pulls: the lines that name it, or every line where
+    // none names a pod (describe's Events table).
+    for pod in pods.iter_mut().filter(|p| {
+        p.containers.iter().any(
+            |c| matches!(&c.state, ObservedState::Waiting { reason, .. } if reason == "ImagePullBackOff"),
+        )
+    }) {
+        let own: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| {
+                pod.name.is_empty()
+                    || pod_of(l).is_some_and(|(n, ns)| n == pod.name && ns == pod.namespace)
+            })
+            .collect();
+        pod.pull_failures = pull_failures(&own);
     }
     let notes = vec![
         "events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both"

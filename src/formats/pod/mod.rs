@@ -423,7 +423,9 @@ pub fn read_pods_up_to(
             None => table::read(&lines).map(done),
         };
     }
-    let events_only = lines.iter().any(|l| events::is_backoff(l))
+    let events_only = lines
+        .iter()
+        .any(|l| events::is_backoff(l) || events::is_pull_backoff(l))
         && !lines.iter().any(|l| {
             let t = l.trim_start().trim_start_matches("- ");
             [
