@@ -1092,6 +1092,47 @@ fn line_ends_and_no_break_spaces_read_the_same() {
     }
 }
 
+/// A terminal that folds long lines at its width (tmux, a web console)
+/// changes nothing that is read, at 80, 100 or 120 columns.
+#[test]
+fn lines_a_terminal_folded_read_the_same() {
+    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
+    let now = parse_rfc3339(NOW).unwrap();
+    let reading = |t: &str| {
+        read_pods(t, KubeletVersion::V1_37)
+            .map(|r| (r.shape, rows(&diagnose_pods(&r.pods, &node(), now, false))))
+    };
+    let fold = |t: &str, width: usize| {
+        let mut out = String::new();
+        for line in t.lines() {
+            let chars: Vec<char> = line.chars().collect();
+            if chars.is_empty() {
+                out.push('\n');
+            }
+            for part in chars.chunks(width) {
+                out.extend(part);
+                out.push('\n');
+            }
+        }
+        out
+    };
+    let mut folded = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name == "SOURCES.md" {
+            continue;
+        }
+        let t = text(&name);
+        let Ok(want) = reading(&t) else { continue };
+        for width in [80, 100, 120] {
+            let f = fold(&t, width);
+            folded += usize::from(f.lines().count() > t.lines().count());
+            assert_eq!(reading(&f).as_ref(), Ok(&want), "{name} folded at {width}");
+        }
+    }
+    assert!(folded > 40, "{folded} folded texts");
+}
+
 /// Every file of the corpus is listed in SOURCES.md, and every listed file exists.
 #[test]
 fn every_fixture_has_its_source() {

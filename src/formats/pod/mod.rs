@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::engine::config::KubeletVersion;
 pub use crate::engine::pod::PodReading as Reading;
-use crate::engine::pod::{Epoch, PodObservation, PodsDiagnosis};
+use crate::engine::pod::{Epoch, ObservedState, PodObservation, PodsDiagnosis};
 pub use table::parse_age;
 
 /// A paste larger than this is not what kubectl prints for a few pods.
@@ -366,6 +366,89 @@ pub fn read_pods_up_to(
             limit / 1024
         ));
     }
+    let read = read_text(text, version);
+    // A terminal that folded long lines at its width: the text with those
+    // lines joined again, where that reads more.
+    if let Some((width, lines, joined)) = unfolded(text) {
+        let again = read_text(&joined, version);
+        // Where several lines were folded, even is enough: joined, a name or
+        // a status cut in two is whole again. One line joined must say more.
+        let (before, after) = (facts(&read), facts(&again));
+        if after > before || (lines >= 2 && after == before && after > 0) {
+            return again.map(|mut r| {
+                r.notes.insert(
+                    0,
+                    format!("lines of {width} characters were joined to the next: a terminal folded them at its width"),
+                );
+                r
+            });
+        }
+    }
+    read
+}
+
+/// Lines a terminal folded are all as wide as it: the widest lines, if 60
+/// characters or more, joined to the line after; and how many they are.
+fn unfolded(text: &str) -> Option<(usize, usize, String)> {
+    let width = |l: &str| l.trim_end_matches('\r').chars().count();
+    let widest = text.lines().map(width).max()?;
+    let folded = text.lines().filter(|l| width(l) == widest).count();
+    if widest < 60 {
+        return None;
+    }
+    let mut joined = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        joined.push_str(line);
+        if width(line) != widest {
+            joined.push('\n');
+        }
+    }
+    Some((widest, folded, joined))
+}
+
+/// How much a reading says: containers (a table's rows) and the counts and
+/// times they carry, a little more where no YAML was left unread; an error
+/// says nothing.
+fn facts(read: &Result<PodsRead, String>) -> usize {
+    let Ok(read) = read else { return 0 };
+    let whole = !read.notes.iter().any(|n| n.starts_with("read up to line"));
+    usize::from(whole)
+        + 2 * read
+            .pods
+            .iter()
+            .map(|p| match p {
+                Reading::Observed(o) => o
+                    .containers
+                    .iter()
+                    .map(|c| {
+                        let state = match &c.state {
+                            ObservedState::Waiting { reason, message } => {
+                                1 + usize::from(!reason.is_empty())
+                                    + usize::from(!message.is_empty())
+                            }
+                            ObservedState::Running { started_at } => {
+                                1 + usize::from(started_at.is_some())
+                            }
+                            ObservedState::Terminated(_) => 1,
+                            ObservedState::Unknown => 0,
+                        };
+                        1 + state
+                            + usize::from(c.restart_count.is_some())
+                            + usize::from(c.last_terminated.is_some())
+                    })
+                    .sum::<usize>(),
+                Reading::Row(r) => {
+                    1 + usize::from(r.restarts.is_some())
+                        + usize::from(r.age_ms.is_some())
+                        + usize::from(r.last_restart_ago_ms.is_some())
+                }
+            })
+            .sum::<usize>()
+}
+
+/// `read_pods_up_to` once the size is checked.
+fn read_text(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
     // Colours (kubecolor, a terminal's copy) and a byte-order mark go first;
     // the no-break spaces a web page or chat pastes are spaces (YAML and
     // JSON refuse them as indentation).
