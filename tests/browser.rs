@@ -1333,6 +1333,22 @@ async fn a_pasted_table_ranks_its_pods() {
     .await;
     assert_eq!(page.text("pod-shape"), "Read as a kubectl get pods table.");
     assert!(page.text("pod-ranking").contains("14 pods"));
+    // Events name no restart count: the ranking says so rather than 0, and
+    // a container the output does not name is not called a table's sum.
+    page.type_into(
+        "pod-text",
+        include_str!("fixtures/kubectl/written-get-events-pull-backoff.txt"),
+    )
+    .await;
+    let ranking = page.text("pod-ranking");
+    // The cells' text run together: pod, state, restarts, next restart.
+    assert!(
+        ranking.contains("api-bImagePullBackOff—in 7 s"),
+        "{ranking}"
+    );
+    assert!(page
+        .text("pod-c-0")
+        .starts_with("a container the output does not name"));
 }
 
 #[wasm_bindgen_test]

@@ -227,6 +227,8 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     };
     let body = diagnosis.map(|d| {
         let read = observed_pod.clone();
+        // A table row is the only reading with no observed pod behind it.
+        let from_row = read.is_none();
         let containers = d.containers.iter().enumerate().map(|(i, c)| {
             let observed = read.as_ref().and_then(|r| r.containers.get(i)).cloned();
             let explore_button = observed.filter(|_| c.run_ms.is_some()).map(|o| {
@@ -243,7 +245,11 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
             html! {
                 <div class="pod-container" id={format!("pod-c-{i}")}>
-                    <h3>{ if c.name.is_empty() { "the pod's containers, summed ".to_owned() } else { format!("{} ", c.name) } }<small>{ match (c.estimated, c.name.is_empty()) {
+                    <h3>{ match (from_row, c.name.is_empty()) {
+                        (true, _) => "the pod's containers, summed ".to_owned(),
+                        (false, true) => "a container the output does not name ".to_owned(),
+                        (false, false) => format!("{} ", c.name),
+                    } }<small>{ match (c.estimated, from_row) {
                         (true, true) => "estimated from a table row".to_owned(),
                         (true, false) => format!("{}, estimated", c.kind.name()),
                         _ => c.kind.name().to_owned(),
@@ -311,7 +317,8 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         let ranking = all.as_ref().filter(|a| a.pods.len() > 1).map(|a| {
             let rows = a.pods.iter().enumerate().map(|(i, p)| {
                 let next = p.containers.iter().filter_map(|c| c.next_restart_at).min();
-                let restarts: u64 = p.containers.iter().filter_map(|c| c.restart_count).sum();
+                // Unknown where no container's count was shown (a row cut before RESTARTS).
+                let restarts = p.containers.iter().filter_map(|c| c.restart_count).reduce(|a, b| a + b);
                 let states = p.containers.iter().map(|c| c.state.clone()).collect::<Vec<_>>().join(", ");
                 let select = {
                     let selected = selected.clone();
@@ -324,7 +331,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                         <td><button type="button" class="link" id={format!("pod-pick-{i}")} onclick={select}
                             title="Show this pod's diagnosis">{ name }</button></td>
                         <td>{ states }</td>
-                        <td>{ restarts }</td>
+                        <td>{ restarts.map_or("—".to_owned(), |n| n.to_string()) }</td>
                         <td>{ next.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
                     </tr>
                 }
