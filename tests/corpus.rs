@@ -28,11 +28,30 @@ fn text(name: &str) -> String {
     .expect("fixture")
 }
 
-fn read(name: &str) -> (Shape, PodsDiagnosis) {
-    let read =
-        read_pods(&text(name), KubeletVersion::V1_37).unwrap_or_else(|e| panic!("{name}: {e}"));
+/// A text read and diagnosed at `NOW`.
+fn read_text(t: &str) -> Result<(Shape, PodsDiagnosis), String> {
+    let read = read_pods(t, KubeletVersion::V1_37)?;
     let now = parse_rfc3339(NOW).unwrap();
-    (read.shape, diagnose_pods(&read.pods, &node(), now, false))
+    Ok((read.shape, diagnose_pods(&read.pods, &node(), now, false)))
+}
+
+fn read(name: &str) -> (Shape, PodsDiagnosis) {
+    read_text(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The names of the corpus's files.
+fn fixtures() -> Vec<String> {
+    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != "SOURCES.md")
+        .collect()
+}
+
+/// What a text reads as, to compare two texts' readings.
+fn reading(t: &str) -> Result<(Shape, Vec<Read>), String> {
+    read_text(t).map(|(shape, d)| (shape, rows(&d)))
 }
 
 /// (pod, container, restartCount, state, wait in ms) of every container.
@@ -1072,17 +1091,7 @@ fn what_holds_no_pod_says_what_it_is() {
 /// padding) does to a paste changes nothing that is read.
 #[test]
 fn line_ends_and_no_break_spaces_read_the_same() {
-    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
-    let now = parse_rfc3339(NOW).unwrap();
-    let reading = |t: &str| {
-        read_pods(t, KubeletVersion::V1_37)
-            .map(|r| (r.shape, rows(&diagnose_pods(&r.pods, &node(), now, false))))
-    };
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        if name == "SOURCES.md" {
-            continue;
-        }
+    for name in fixtures() {
         let t = text(&name);
         let want = reading(&t);
         let crlf = t.replace('\n', "\r\n");
@@ -1096,12 +1105,6 @@ fn line_ends_and_no_break_spaces_read_the_same() {
 /// changes nothing that is read, at 80, 100 or 120 columns.
 #[test]
 fn lines_a_terminal_folded_read_the_same() {
-    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
-    let now = parse_rfc3339(NOW).unwrap();
-    let reading = |t: &str| {
-        read_pods(t, KubeletVersion::V1_37)
-            .map(|r| (r.shape, rows(&diagnose_pods(&r.pods, &node(), now, false))))
-    };
     let fold = |t: &str, width: usize| {
         let mut out = String::new();
         for line in t.lines() {
@@ -1117,11 +1120,7 @@ fn lines_a_terminal_folded_read_the_same() {
         out
     };
     let mut folded = 0;
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        if name == "SOURCES.md" {
-            continue;
-        }
+    for name in fixtures() {
         let t = text(&name);
         let Ok(want) = reading(&t) else { continue };
         for width in [80, 100, 120] {
@@ -1136,20 +1135,14 @@ fn lines_a_terminal_folded_read_the_same() {
 /// Every file of the corpus is listed in SOURCES.md, and every listed file exists.
 #[test]
 fn every_fixture_has_its_source() {
-    let dir = format!("{}/tests/fixtures/kubectl", env!("CARGO_MANIFEST_DIR"));
-    let sources = std::fs::read_to_string(format!("{dir}/SOURCES.md")).unwrap();
-    let mut files = 0;
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let name = e.unwrap().file_name().into_string().unwrap();
-        if name == "SOURCES.md" {
-            continue;
-        }
-        files += 1;
+    let sources = text("SOURCES.md");
+    let names = fixtures();
+    for name in &names {
         assert!(
             sources.contains(&format!("`{name}`")),
             "{name} is not in SOURCES.md"
         );
-        read_pods(&text(&name), KubeletVersion::V1_37).ok();
+        read_pods(&text(name), KubeletVersion::V1_37).ok();
     }
-    assert!(files >= 40, "{files} files");
+    assert!(names.len() >= 40, "{} files", names.len());
 }

@@ -83,32 +83,36 @@ impl Cluster {
     /// The same nodes on one of the curves KEP-4603 modelled or rejected,
     /// as the node view draws it beside the live one (`Preset::apply`).
     pub fn on_curve(&self, curve: &Preset) -> Result<Cluster, String> {
-        let node_classes = self
+        let scenarios = self
             .node_classes
             .iter()
             .map(|c| {
-                let scenario = Scenario::try_from(curve.apply(c.scenario.spec()))
-                    .map_err(|e| format!("{} on {}: {e}", c.name, curve.id))?;
-                Ok(NodeClass {
-                    scenario,
-                    ..c.clone()
-                })
+                Scenario::try_from(curve.apply(c.scenario.spec()))
+                    .map_err(|e| format!("{} on {}: {e}", c.name, curve.id))
             })
             .collect::<Result<_, String>>()?;
-        Ok(Cluster {
-            node_classes,
-            ..self.clone()
-        })
+        Ok(self.with_scenarios(scenarios))
     }
 
     /// The same nodes on today's default kubelet (10 s doubling to 5 min).
     pub fn on_todays_default(&self) -> Cluster {
+        self.with_scenarios(
+            self.node_classes
+                .iter()
+                .map(|c| c.scenario.with_todays_default())
+                .collect(),
+        )
+    }
+
+    /// The same classes, each on its scenario of `scenarios`, in order.
+    fn with_scenarios(&self, scenarios: Vec<Scenario>) -> Cluster {
         Cluster {
             node_classes: self
                 .node_classes
                 .iter()
-                .map(|c| NodeClass {
-                    scenario: c.scenario.with_todays_default(),
+                .zip(scenarios)
+                .map(|(c, scenario)| NodeClass {
+                    scenario,
                     ..c.clone()
                 })
                 .collect(),

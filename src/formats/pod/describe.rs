@@ -197,6 +197,8 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     let mut saw_name = false;
     // (pod, container, age) of each `Started` event.
     let mut started: Vec<(usize, String, crate::engine::Ms)> = vec![];
+    // (pod, line) of each Events line, for the pod's failed pulls.
+    let mut event_lines: Vec<(usize, &str)> = vec![];
     let mut saw_section = false;
     let new_pod = PodObservation::default;
     for (n, raw) in lines.iter().enumerate() {
@@ -305,23 +307,10 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                     started.push((pod, name.unwrap_or("").to_owned(), age));
                 }
             }
-            if line.contains("Failed to pull image") {
-                if let Some(pod) = pods.last_mut() {
-                    let seen = super::events::pull_failures(&[line]);
-                    pod.pull_failures = match (pod.pull_failures, seen) {
-                        (Some(a), Some(b)) => Some(crate::engine::pod::PullFailures {
-                            count: a.count.max(b.count),
-                            last_ago_ms: a
-                                .last_ago_ms
-                                .min(b.last_ago_ms)
-                                .or(a.last_ago_ms.or(b.last_ago_ms)),
-                        }),
-                        (a, b) => a.or(b),
-                    };
-                }
+            if let Some(pod) = pods.len().checked_sub(1) {
+                event_lines.push((pod, line));
             }
-            let lower = line.to_ascii_lowercase();
-            if lower.contains("back-off") && lower.contains("restarting failed container") {
+            if super::events::is_backoff(line) {
                 if let Some(pod) = pods.last_mut() {
                     pod.backoff_events.push(line.trim().to_owned());
                 }
@@ -522,6 +511,13 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 "pod {} shows no containers: paste all of what `kubectl describe pod {}` prints",
                 p.name, p.name
             ));
+        }
+    }
+    // In pod order: one run of lines per pod.
+    for run in event_lines.chunk_by(|a, b| a.0 == b.0) {
+        let lines: Vec<&str> = run.iter().map(|&(_, l)| l).collect();
+        if let Some(pod) = pods.get_mut(run[0].0) {
+            pod.pull_failures = super::events::pull_failures(&lines);
         }
     }
     attach_event_backoff(&mut pods);

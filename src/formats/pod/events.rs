@@ -171,21 +171,28 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         return Err(format!("no back-off event in this text: {HOW}"));
     }
     // Each pod's failed pulls: the lines that name it, or every line where
-    // none names a pod (describe's Events table).
+    // none names a pod (describe's Events table). Grouped once: a cluster's
+    // events name thousands of pods.
+    let mut failed: std::collections::HashMap<(String, String), Vec<&str>> =
+        std::collections::HashMap::new();
+    for &line in lines.iter().filter(|l| l.contains("Failed to pull image")) {
+        failed
+            .entry(pod_of(line).unwrap_or_default())
+            .or_default()
+            .push(line);
+    }
     for pod in pods.iter_mut().filter(|p| {
         p.containers.iter().any(
             |c| matches!(&c.state, ObservedState::Waiting { reason, .. } if reason == "ImagePullBackOff"),
         )
     }) {
-        let own: Vec<&str> = lines
-            .iter()
-            .copied()
-            .filter(|l| {
-                pod.name.is_empty()
-                    || pod_of(l).is_some_and(|(n, ns)| n == pod.name && ns == pod.namespace)
-            })
-            .collect();
-        pod.pull_failures = pull_failures(&own);
+        pod.pull_failures = if pod.name.is_empty() {
+            pull_failures(lines)
+        } else {
+            failed
+                .get(&(pod.name.clone(), pod.namespace.clone()))
+                .and_then(|own| pull_failures(own))
+        };
     }
     let notes = vec![
         "events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both"

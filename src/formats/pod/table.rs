@@ -126,7 +126,7 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
         namespace,
         node,
         ready: Some((ready.parse().ok()?, total.parse().ok()?)),
-        status: t[i + 1..restarts_at.min(t.len()).max(i + 2)].join(" "),
+        status: t[i + 1..restarts_at].join(" "),
         restarts: t.get(restarts_at).and_then(|w| w.parse().ok()),
         last_restart_ago_ms: ago,
         age_ms: age,
