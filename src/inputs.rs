@@ -2,6 +2,7 @@
 //! app's state holds these plus what is derived from them; links
 //! (`formats::link`) encode and decode them; nothing keeps a second copy.
 
+pub use crate::engine::cluster_view::ClusterInputs;
 use crate::engine::config::KubeletConfig;
 pub use crate::engine::job::JobInputs;
 use crate::engine::ScenarioSpec;
@@ -20,6 +21,24 @@ pub enum View {
     #[default]
     CrashLoop,
     Job,
+    Cluster,
+}
+
+impl View {
+    pub const ALL: [View; 3] = [View::CrashLoop, View::Job, View::Cluster];
+
+    /// The one name: links (`view=`), the element's attribute, `#` addresses.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::CrashLoop => "crashloop",
+            View::Job => "job",
+            View::Cluster => "cluster",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == s)
+    }
 }
 
 /// The page's colours: a link's `theme=`, else the reader's remembered
@@ -106,6 +125,13 @@ pub struct JobLink {
     pub run: Option<String>,
 }
 
+/// The cluster view's keys as a link writes them, carried unread, as
+/// `JobLink` is: the cluster view, in the second wasm, reads them
+/// (`formats::link::cluster_inputs`) and writes them back
+/// (`formats::link::cluster_link`). Empty: the default.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClusterLink(pub Vec<(&'static str, String)>);
+
 /// Everything a link reopens: the view, both views' inputs, and how the
 /// page is embedded.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -113,6 +139,7 @@ pub struct Page {
     pub view: View,
     pub inputs: Inputs,
     pub job: JobLink,
+    pub cluster: ClusterLink,
     pub embed: bool,
     /// In embed mode, the controls to show.
     pub controls: Vec<String>,

@@ -1603,3 +1603,58 @@ async fn a_job_key_set_back_to_its_default_leaves_the_link() {
     yew::platform::time::sleep(Duration::from_millis(400)).await;
     assert!(!search().contains("job="), "{}", search());
 }
+
+/// The cluster view: moving a class's node count moves the chart and the
+/// figures (5,000 nodes × 5 requests a window = 2,500/s; 10,000: 5,000/s),
+/// and the link follows.
+#[wasm_bindgen_test]
+async fn moving_the_node_count_moves_the_cluster_chart() {
+    let page = Page::mount().await;
+    page.click("nav-cluster").await;
+    assert_eq!(page.text("cluster-peak"), "2500 /s");
+    assert!(
+        page.text("cluster-busy").starts_with("50 of 222"),
+        "{}",
+        page.text("cluster-busy")
+    );
+    let before = page.pixels_as_drawn("chart-cluster");
+    // The node stops: 1, 3, 10, 30, 100, 300, 500, 1,000, 2,000, 3,000,
+    // 5,000, 7,500, 10,000, 15,000: position 12 is 10,000.
+    page.type_into("class-0-nodes", "12").await;
+    assert_eq!(page.text("class-0-nodes-value"), "10000");
+    assert_eq!(page.text("cluster-peak"), "5000 /s");
+    assert_ne!(page.pixels_as_drawn("chart-cluster"), before);
+    // The URL is rewritten once the controls rest.
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains("view=cluster"), "{search}");
+    assert!(search.contains("cn=every%20node~10000~1~0s~0s"), "{search}");
+}
+
+/// "Choose a setting": a goal moves the range, and the recommended value
+/// comes with its configuration to apply.
+#[wasm_bindgen_test]
+async fn choose_a_setting_shows_a_range_and_a_snippet() {
+    let page = Page::mount_at("v=1.37&view=cluster").await;
+    // Today's curve waits min(160 s, max) after 5 crashes: within a minute
+    // up to 60 s.
+    assert!(
+        page.text("setting-range")
+            .contains("to 1m0s. Recommended: 1m0s"),
+        "{}",
+        page.text("setting-range")
+    );
+    assert!(page
+        .text("setting-snippets")
+        .contains("maxContainerRestartPeriod: \"1m0s\""));
+    // Within 30 s (the stops: none, 5 s, 10 s, 15 s, 30 s, …): at most 30 s.
+    page.type_into("want-within", "4").await;
+    assert_eq!(page.text("setting-recommended"), "30s");
+    assert!(page
+        .text("setting-snippets")
+        .contains("max_container_restart_period = \"30s\""));
+    // Using it sets every node's kubelet.
+    page.click("setting-use").await;
+    assert_eq!(page.text("cluster-max-value"), "30s");
+    page.pixels_as_drawn("chart-setting");
+}

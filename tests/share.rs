@@ -5,8 +5,8 @@ use crashloop_explorer::engine::job::JobManifest;
 use crashloop_explorer::engine::{
     ExitKind, Group, KubeletConfig, KubeletVersion, Requeue, RestartPolicy, ScenarioSpec, Semantics,
 };
-use crashloop_explorer::inputs::{CompareRef, Inputs, JobInputs, Page, View};
-use crashloop_explorer::share::{decode, encode, job_inputs, job_link};
+use crashloop_explorer::inputs::{ClusterInputs, CompareRef, Inputs, JobInputs, Page, View};
+use crashloop_explorer::share::{cluster_link, decode, encode, job_inputs, job_link};
 
 fn defaults() -> Page {
     Page::default()
@@ -118,6 +118,11 @@ fn every_input_round_trips() {
         },
         view: View::Job,
         job: job_link(&job),
+        // The cluster view's keys ride along (tests/cluster_view.rs reads them).
+        cluster: cluster_link(&ClusterInputs {
+            max_ms: Some(45_000),
+            ..ClusterInputs::default()
+        }),
         embed: true,
         controls: vec!["initial".into(), "max".into()],
         theme: Some(crashloop_explorer::inputs::Theme::Light),

@@ -6,6 +6,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::charts::figure_of_link;
+use super::cluster::{ClusterState, ClusterView};
 use super::diagnose::PodPanel;
 use super::exports::ExportPanel;
 use super::job::{JobState, JobView};
@@ -38,6 +39,40 @@ pub fn PartApp(p: &PartProps) -> Html {
         Part::Export => {
             html! { <ExportPanel link={p.link.clone()} on_message={p.on_message.clone()} /> }
         }
+        Part::Cluster => html! { <ClusterPart ..p.clone() /> },
+    }
+}
+
+/// The cluster view, read from the link once, as the Job view is.
+#[function_component]
+fn ClusterPart(p: &PartProps) -> Html {
+    let start = {
+        let link = p.link.clone();
+        use_memo((), move |_| {
+            share::cluster_inputs(&share::decode(&link).0.cluster)
+        })
+    };
+    let state = {
+        let start = start.clone();
+        use_reducer(move || ClusterState::new(start.0.clone()))
+    };
+    let keys = share::encode(&Page {
+        cluster: share::cluster_link(&state.inputs),
+        ..Page::default()
+    });
+    {
+        let on_message = p.on_message.clone();
+        use_effect_with(keys, move |keys| on_message.emit(keys.clone()));
+    }
+    html! {
+        <>
+            if !start.1.is_empty() {
+                <div class="notices" id="cluster-link-notices" role="status">
+                    { super::notice_list(&start.1) }
+                </div>
+            }
+            <ClusterView state={state} dark={p.dark} />
+        </>
     }
 }
 

@@ -18,7 +18,7 @@ use yew::prelude::*;
 use super::state::PodGroup;
 use crate::chart::Kind;
 use crate::engine::{KubeletConfig, KubeletVersion, ScenarioSpec};
-use crate::inputs::{Inputs, JobLink, Page};
+use crate::inputs::{ClusterLink, Inputs, JobLink, Page};
 use crate::share;
 
 /// A part of the app in the second wasm.
@@ -38,10 +38,19 @@ pub enum Part {
     /// before it reads a chart's pixels, so that the page first draws a
     /// chart whose drawing waits.
     Export,
+    /// The cluster view. Reads the link's cluster keys once, when mounted;
+    /// answers with its own (`cn=…&cmax=…`, defaults left out) on every change.
+    Cluster,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Job, Part::Pod, Part::Audit, Part::Export];
+    pub const ALL: [Part; 5] = [
+        Part::Job,
+        Part::Pod,
+        Part::Audit,
+        Part::Export,
+        Part::Cluster,
+    ];
 
     /// The one name, across the boundary.
     pub fn name(self) -> &'static str {
@@ -50,6 +59,7 @@ impl Part {
             Part::Pod => "pod",
             Part::Audit => "audit",
             Part::Export => "export",
+            Part::Cluster => "cluster",
         }
     }
 
@@ -63,6 +73,7 @@ impl Part {
             Part::Pod => "the pod reader",
             Part::Audit => "the claims audit",
             Part::Export => "the exports",
+            Part::Cluster => "the cluster view",
         }
     }
 }
@@ -72,6 +83,14 @@ impl Part {
 pub fn job_part_link(job: &JobLink) -> String {
     share::encode(&Page {
         job: job.clone(),
+        ..Page::default()
+    })
+}
+
+/// What the cluster view reads of the page: its own keys.
+pub fn cluster_part_link(cluster: &ClusterLink) -> String {
+    share::encode(&Page {
+        cluster: cluster.clone(),
         ..Page::default()
     })
 }

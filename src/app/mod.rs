@@ -5,6 +5,7 @@
 pub mod cache;
 pub mod canvas;
 pub mod charts;
+pub mod cluster;
 pub mod controls;
 pub mod diagnose;
 pub mod exports;
@@ -135,8 +136,8 @@ fn read_link(query: &Option<AttrValue>, json_pin: share::JsonPin) -> (Page, Vec<
                 return decode(FIRST_VISIT_LINK);
             }
             let (mut shared, notices) = decode(&search);
-            if hash == "#job" {
-                shared.view = View::Job;
+            if let Some(view) = hash.strip_prefix('#').and_then(View::parse) {
+                shared.view = view;
             }
             (shared, notices)
         }
@@ -178,6 +179,7 @@ struct Core {
     state: UseReducerHandle<State>,
     view: UseStateHandle<View>,
     on_job: Callback<String>,
+    on_cluster: Callback<String>,
     notices: UseStateHandle<Vec<Notice>>,
     /// The page owns its URL (not a mounted explorer).
     sync: bool,
@@ -188,6 +190,29 @@ struct Core {
     page: Page,
     query: String,
     job_part_link: std::rc::Rc<String>,
+    cluster_part_link: std::rc::Rc<String>,
+}
+
+/// A part's link keys as the part (in the second wasm) last wrote them,
+/// and the callback that takes its answers: `keys` picks its own out of a
+/// page.
+#[hook]
+fn use_part_keys<T: PartialEq + Clone + 'static>(
+    initial: T,
+    json_pin: share::JsonPin,
+    keys: fn(Page) -> T,
+) -> (UseStateHandle<T>, Callback<String>) {
+    let state = use_state(move || initial);
+    let on_keys = {
+        let state = state.clone();
+        Callback::from(move |text: String| {
+            let now = keys(share::decode_with(&text, json_pin).0);
+            if *state != now {
+                state.set(now);
+            }
+        })
+    };
+    (state, on_keys)
 }
 
 /// An older link's pins written as JSON wait for the second module, which
@@ -258,20 +283,9 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
             Callback::from(move |()| d.dispatch(Action::Band)),
         );
     }
-    // The Job view's link keys, as the Job view (in the second wasm) last wrote them.
-    let job = {
-        let l = link.clone();
-        use_state(move || l.0.job.clone())
-    };
-    let on_job = {
-        let job = job.clone();
-        Callback::from(move |keys: String| {
-            let keys = share::decode_with(&keys, json_pin).0.job;
-            if *job != keys {
-                job.set(keys);
-            }
-        })
-    };
+    // The Job and cluster views' link keys, as they (in the second wasm) last wrote them.
+    let (job, on_job) = use_part_keys(link.0.job.clone(), json_pin, |p| p.job);
+    let (cluster, on_cluster) = use_part_keys(link.0.cluster.clone(), json_pin, |p| p.cluster);
     let view = {
         let v = link.0.view;
         use_state(move || v)
@@ -294,6 +308,7 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
         view: *view,
         inputs: state.inputs.clone(),
         job: (*job).clone(),
+        cluster: (*cluster).clone(),
         embed: link.0.embed,
         controls: link.0.controls.clone(),
         // A link that names a theme keeps naming the one shown.
@@ -303,12 +318,14 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     // The parts in the second wasm get only what they read, so that a
     // slider move does not reach them.
     let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
+    let cluster_part_link = use_memo((*cluster).clone(), lazy::cluster_part_link);
     use_page_owner::<R>(query.clone(), sync, page.embed, root.clone());
     Core {
         link,
         state,
         view,
         on_job,
+        on_cluster,
         notices,
         sync,
         theme,
@@ -318,10 +335,23 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
         page,
         query,
         job_part_link,
+        cluster_part_link,
     }
 }
 
 impl Core {
+    /// The slot of a view that is a part in the second wasm (Job, cluster).
+    fn part_slot(&self, view: View) -> Option<Html> {
+        let (part, link, on_message) = match view {
+            View::CrashLoop => return None,
+            View::Job => (Part::Job, &self.job_part_link, &self.on_job),
+            View::Cluster => (Part::Cluster, &self.cluster_part_link, &self.on_cluster),
+        };
+        Some(html! {
+            <Slot part={part} link={(**link).clone()} dark={self.dark} on_message={on_message.clone()} />
+        })
+    }
+
     /// The link's notices, with a button that dismisses them (and moves
     /// focus to `done`, the status line beside them, when there is one).
     fn banner(&self, done: &NodeRef) -> Option<Html> {
@@ -360,11 +390,11 @@ impl Core {
         let open_full = html! {
             <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
         };
-        if *self.view == View::Job {
+        if let Some(part) = self.part_slot(*self.view) {
             return html! {
                 <main class="app embed" ref={self.root.clone()}>
                     { for banner }
-                    <Slot part={Part::Job} link={(*self.job_part_link).clone()} dark={dark} on_message={self.on_job.clone()} />
+                    { part }
                     { open_full }
                 </main>
             };
@@ -440,10 +470,12 @@ pub fn App(props: &AppProps) -> Html {
     let core = use_core::<App>(props);
     let state = core.state.clone();
     let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
-    // Once shown, the Job view stays mounted (hidden in the other view), so
-    // that its text being typed survives a visit to the other view.
-    let job_seen = use_mut_ref(|| false);
-    *job_seen.borrow_mut() |= *view == View::Job;
+    // Once shown, a part's view stays mounted (hidden in the others), so
+    // that its text being typed survives a visit to another view.
+    let seen = use_mut_ref(Vec::<View>::new);
+    if !seen.borrow().contains(&view) {
+        seen.borrow_mut().push(*view);
+    }
     let copied = use_state(String::new);
     let app_url = props.app_url.as_deref();
     let theme_label = hooks::theme_label(core.theme);
@@ -587,15 +619,16 @@ pub fn App(props: &AppProps) -> Html {
                 <Announce state={state.clone()} />
             </>
         },
-        View::Job => html! {},
+        View::Job | View::Cluster => html! {},
     };
-    let job_view = job_seen.borrow().then(|| {
-        html! {
-            <div hidden={*view != View::Job}>
-                <Slot part={Part::Job} link={(*core.job_part_link).clone()} dark={dark} on_message={core.on_job.clone()} />
-            </div>
-        }
-    });
+    let part_views: Vec<Html> = seen
+        .borrow()
+        .iter()
+        .filter_map(|&v| {
+            core.part_slot(v)
+                .map(|slot| html! { <div key={v.name()} hidden={*view != v}>{ slot }</div> })
+        })
+        .collect();
     html! {
         <main class="app" ref={core.root.clone()}>
             <header>
@@ -608,6 +641,8 @@ pub fn App(props: &AppProps) -> Html {
                     <a href="?" id="nav-crashloop" aria-current={current(View::CrashLoop)} onclick={go(View::CrashLoop)}>{"CrashLoopBackOff"}</a>
                     <a href="?view=job" id="nav-job" aria-current={current(View::Job)} onclick={go(View::Job)}
                         onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())} onfocus={Callback::from(|_: FocusEvent| lazy::prefetch())}>{"Jobs: backoffLimit and podFailurePolicy"}</a>
+                    <a href="?view=cluster" id="nav-cluster" aria-current={current(View::Cluster)} onclick={go(View::Cluster)}
+                        onpointerenter={Callback::from(|_: PointerEvent| lazy::prefetch())} onfocus={Callback::from(|_: FocusEvent| lazy::prefetch())}>{"Cluster: the API server, and which setting"}</a>
                     <span class="spacer"></span>
                     <button type="button" id="theme" onclick={core.toggle_theme.clone()} aria-label={format!("{theme_label} (change)")}>{ theme_label }</button>
                     <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
@@ -617,7 +652,7 @@ pub fn App(props: &AppProps) -> Html {
                 <p id="notices-done" ref={done} class="visually-hidden" tabindex="-1">{ if core.notices.is_empty() && !link.1.is_empty() { "Notices dismissed." } else { "" } }</p>
             </header>
             { body }
-            { for job_view }
+            { for part_views }
         </main>
     }
 }

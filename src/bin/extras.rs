@@ -49,7 +49,7 @@ mod js {
     }
 
     /// `mount_part(part, element, link, dark, onMessage)`: the part ("job",
-    /// "pod", "audit" or "export") in `element`, from the page's link; `onMessage(text)` receives
+    /// "pod", "audit", "export" or "cluster") in `element`, from the page's link; `onMessage(text)` receives
     /// what it answers (see `lazy::Part`).
     #[wasm_bindgen]
     pub fn mount_part(
@@ -61,8 +61,9 @@ mod js {
     ) -> Result<PartHandle, JsError> {
         let part = lazy::Part::parse(part).ok_or_else(|| {
             JsError::new(&format!(
-                "mount_part: no part {} (job, pod, audit or export)",
-                crashloop_explorer::engine::field::quoted(part)
+                "mount_part: no part {} ({})",
+                crashloop_explorer::engine::field::quoted(part),
+                lazy::Part::ALL.map(lazy::Part::name).join(", ")
             ))
         })?;
         let on_message = Callback::from(move |m: String| {

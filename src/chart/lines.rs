@@ -223,8 +223,13 @@ impl Line {
     }
 }
 
-/// A shaded band's colour and points: (x, low, high) in data units.
-pub(super) type Band = (RGBColor, Vec<(f64, f64, f64)>);
+/// A shaded band's colour, legend and points: (x, low, high) in data units.
+pub(super) type Band = (RGBColor, &'static str, Vec<(f64, f64, f64)>);
+
+/// The band of the live scenario's restarts over seeds.
+pub(super) const JITTER_LABEL: &str = "jitter band (min–max over seeds)";
+/// The moment marked on the time charts.
+pub(super) const NOW_LABEL: &str = "now (the diagnosed pod)";
 
 /// Extras a line chart may carry.
 #[derive(Default)]
@@ -236,8 +241,9 @@ pub(super) struct Extras {
     pub(super) marks: Vec<(f64, f64)>,
     /// Points to ring, and what they are.
     pub(super) dots: Option<(&'static str, Vec<(f64, f64)>)>,
-    /// A moment (seconds) to mark with a vertical line.
-    pub(super) now_s: Option<f64>,
+    /// A moment (seconds, or the x value of a chart not of time) to mark
+    /// with a vertical line, and what it is.
+    pub(super) now: Option<(f64, String)>,
 }
 
 /// The live scenario's restarts that the kubelet's backoff GC brought
@@ -275,7 +281,12 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     let data_max = lines
         .iter()
         .map(|l| max_of(&l.points))
-        .chain(extras.band.iter().flat_map(|(_, b)| b.iter().map(|p| p.2)))
+        .chain(
+            extras
+                .band
+                .iter()
+                .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
+        )
         .chain(extras.limit.iter().map(|l| l.0))
         .fold(0.0, f64::max);
     // Headroom above the data for the legend, so it never hides a series:
@@ -283,7 +294,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     let legend_rows = lines.len()
         + usize::from(extras.band.is_some())
         + usize::from(extras.dots.is_some())
-        + usize::from(extras.now_s.is_some())
+        + usize::from(extras.now.is_some())
         + usize::from(extras.limit.is_some());
     let y_max = (data_max / (1.0 - look.legend_share(area, legend_rows))).max(1.0);
     let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
@@ -294,17 +305,14 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .y_label_formatter(&number_label)
         .draw()?;
     let mut legend = vec![];
-    if let Some((color, band)) = &extras.band {
+    if let Some((color, label, band)) = &extras.band {
         let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
         let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
         chart.draw_series(std::iter::once(Polygon::new(
             upper.chain(lower).collect::<Vec<_>>(),
             color.mix(0.22).filled(),
         )))?;
-        legend.push((
-            "jitter band (min–max over seeds)".to_owned(),
-            Key::Patch(color.mix(0.22)),
-        ));
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.22))));
     }
     for (x0, x1) in &extras.marks {
         let h = y_max * 0.03;
@@ -322,7 +330,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         )?;
         legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
     }
-    if let Some(x) = extras.now_s {
+    if let Some((x, label)) = extras.now {
         let (style, (on, off)) = (look.line(LIMIT, 1.5), (look.px(4.0), look.px(3.0)));
         chart.draw_series(DashedLineSeries::new(
             [(x / scale, 0.0), (x / scale, y_max)],
@@ -330,10 +338,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             off,
             style,
         ))?;
-        legend.push((
-            "now (the diagnosed pod)".to_owned(),
-            Key::Line(style, (on, off)),
-        ));
+        legend.push((label, Key::Line(style, (on, off))));
     }
     if let Some((y, label)) = &extras.limit {
         let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));

@@ -17,7 +17,9 @@ pub fn draw_load<DB: DrawingBackend>(
         &d.reference.node_requests_per_window,
     ))];
     let mut extras = Extras {
-        now_s: d.marker_ms.map(|m| m as f64 / 1000.0),
+        now: d
+            .marker_ms
+            .map(|m| (m as f64 / 1000.0, NOW_LABEL.to_owned())),
         ..Extras::default()
     };
     if let Some(live) = d.series.first() {

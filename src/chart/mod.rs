@@ -6,6 +6,7 @@
 //! line-chart drawing path), one module per chart, and `Kind`: the one list
 //! of the app's charts that the canvas, the exports and the DOM ids share.
 
+mod cluster;
 mod delays;
 mod job;
 mod lines;
@@ -38,6 +39,7 @@ mod prelude {
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
+pub use cluster::{draw_cluster_load, draw_setting};
 pub use delays::draw_delays;
 pub use job::draw_job;
 pub use lines::{fold_min_max, restart_steps, ChartData, Series, LIVE_LABEL};

@@ -29,7 +29,7 @@ pub fn draw_restarts<DB: DrawingBackend>(
                 .zip(b.min.iter().zip(&b.max))
                 .map(|(&t, (&lo, &hi))| (t as f64 / 1000.0, lo as f64, hi as f64))
                 .collect();
-            (PALETTE[0], pts)
+            (PALETTE[0], JITTER_LABEL, pts)
         });
     draw_lines(
         area,
@@ -43,7 +43,9 @@ pub fn draw_restarts<DB: DrawingBackend>(
         Extras {
             band,
             dots: gc_dots(d, |i, at| (at as f64 / 1000.0, (i + 1) as f64)),
-            now_s: d.marker_ms.map(|m| m as f64 / 1000.0),
+            now: d
+                .marker_ms
+                .map(|m| (m as f64 / 1000.0, NOW_LABEL.to_owned())),
             ..Default::default()
         },
     )

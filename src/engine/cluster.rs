@@ -25,6 +25,8 @@ pub const MAX_NODES: u32 = 15_000;
 pub const MAX_CLASSES: usize = 20;
 /// A spread longer than a day is not one rollout.
 pub const MAX_SPREAD_MS: Ms = 86_400_000;
+/// Nodes beyond the classes: ten times the tested envelope still reads.
+pub const MAX_OTHER_NODES: u32 = 150_000;
 
 /// Nodes that run the same workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,8 +76,8 @@ impl Cluster {
                 return Err(format!("nodeClasses[{i}].spreadMs: at most a day"));
             }
         }
-        if self.other_nodes > 150_000 {
-            return Err("otherNodes: at most 150000".into());
+        if self.other_nodes > MAX_OTHER_NODES {
+            return Err(format!("otherNodes: at most {MAX_OTHER_NODES}"));
         }
         self.api_server.validate()
     }
@@ -328,25 +330,33 @@ fn wait_after(initial: Ms, max: Ms, crashes: u32) -> Ms {
     super::pod::curve_wait(initial.min(max), max, u64::from(crashes))
 }
 
-/// A class's scenario on a node configured with `max` (and the 1 s initial).
-fn configured(s: &Scenario, max: Ms, reduce: bool) -> Scenario {
+/// A kubelet with `maxContainerRestartPeriod` set to `max` (unset: the
+/// kubelet's own 5 min) and, if `reduce`, ReduceDefaultCrashLoopBackOffDecay.
+pub fn kubelet_config(max: Option<Ms>, reduce: bool) -> KubeletConfig {
     let mut config = KubeletConfig {
         crash_loop_back_off: CrashLoopBackOffConfig {
-            max_container_restart_period: Some(format_go_duration_ms(max)),
+            max_container_restart_period: max.map(format_go_duration_ms),
         },
         semantics: Some(Semantics::Kubelet),
         ..KubeletConfig::default()
     };
-    config
-        .feature_gates
-        .insert(KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(), true);
+    if max.is_some() {
+        config
+            .feature_gates
+            .insert(KUBELET_CRASH_LOOP_BACK_OFF_MAX.to_owned(), true);
+    }
     if reduce {
         config
             .feature_gates
             .insert(REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY.to_owned(), true);
     }
+    config
+}
+
+/// A class's scenario on a node configured with `max` (and the 1 s initial).
+fn configured(s: &Scenario, max: Ms, reduce: bool) -> Scenario {
     let spec = ScenarioSpec {
-        config: Some(config),
+        config: Some(kubelet_config(Some(max), reduce)),
         initial_ms: None,
         max_ms: None,
         model: Semantics::Kubelet,

@@ -5,6 +5,7 @@ pub mod apf;
 pub mod audit;
 pub mod backoff;
 pub mod cluster;
+pub mod cluster_view;
 pub mod config;
 pub mod duration;
 pub mod field;

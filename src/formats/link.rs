@@ -33,6 +33,10 @@ const JOB_RUN_RANGE_MS: std::ops::RangeInclusive<Ms> = 1_000..=3_600_000;
 
 pub use crate::inputs::{CompareRef, Page, View};
 
+#[path = "cluster_link.rs"]
+mod cluster;
+pub use cluster::{cluster_inputs, cluster_link};
+
 /// The name links and their tests know the page by.
 pub type Shared = Page;
 
@@ -198,7 +202,16 @@ fn group_field(g: &Group) -> String {
 /// The query string (without `?`) for a page: every parameter in `PARAMS`
 /// order, defaults left out (but the version, always).
 pub fn encode(page: &Page) -> String {
-    write_keys(page, params())
+    let mut w = Writer(vec![]);
+    for (key, v) in &page.cluster.0 {
+        w.put(key, v);
+    }
+    let keys = write_keys(page, params());
+    match (keys.is_empty(), w.0.is_empty()) {
+        (_, true) => keys,
+        (true, false) => w.0.join("&"),
+        (false, false) => format!("{keys}&{}", w.0.join("&")),
+    }
 }
 
 fn write_keys<'a>(page: &Page, params: impl Iterator<Item = &'a Param>) -> String {
@@ -427,6 +440,11 @@ pub fn decode_with(query: &str, json_pin: JsonPin) -> (Page, Vec<Notice>) {
     }
     let (mut saw_known, mut saw_version) = (false, false);
     for (key, v) in parse_query(query) {
+        // The cluster view's keys, carried as written (see `ClusterLink`).
+        if let Some(key) = cluster::KEYS.into_iter().find(|k| *k == key) {
+            page.cluster.0.push((key, v));
+            continue;
+        }
         // Unknown keys belong to someone else (analytics, a docs site): left alone.
         let Some(p) = params().find(|p| p.key == key) else {
             continue;
@@ -637,11 +655,10 @@ fn params() -> impl Iterator<Item = &'static Param> {
 const PRESENTATION: &[Param] = &[
     Param {
         key: "view",
-        write: Values(|p| when(p.view == View::Job, || "job".into())),
-        read: |p, v, r| match v {
-            "job" => p.view = View::Job,
-            "crashloop" => p.view = View::CrashLoop,
-            _ => r.notice("view", v, "not a view (job or crashloop)"),
+        write: Values(|p| when(p.view != View::CrashLoop, || p.view.name().into())),
+        read: |p, v, r| match View::parse(v) {
+            Some(view) => p.view = view,
+            None => r.notice("view", v, "not a view (crashloop, job or cluster)"),
         },
     },
     Param {

@@ -1,0 +1,603 @@
+//! The cluster view: node classes, the kubelet and the API servers in;
+//! the `system` level's seats busy, and the setting to choose, out. The
+//! inputs (`ClusterInputs`) are the state; the reducer edits them and the
+//! engine (`cluster_view::show`) works out the rest.
+
+use std::rc::Rc;
+
+use plotters::prelude::*;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::controls::{Checkbox, Slider, TextArea, TextField};
+use super::stops::{
+    nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, MAX_STOPS_MS, QPS_STOPS, SPREAD_STOPS_MS,
+};
+use crate::chart::{draw_cluster_load, draw_setting, Look};
+use crate::engine::cluster::{self, ClusterResult, MAX_CLASSES, PRESETS};
+use crate::engine::cluster_view::{
+    classes_from_paste, show, ClassInputs, ClusterInputs, ClusterShown, MAX_RESTART_PERIOD_RANGE_MS,
+};
+use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
+use crate::engine::presets::presets;
+use crate::engine::{KubeletVersion, Ms};
+use crate::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
+
+pub const NODE_STOPS: &[u64] = &[
+    1, 3, 10, 30, 100, 300, 500, 1_000, 2_000, 3_000, 5_000, 7_500, 10_000, 15_000,
+];
+pub const PODS_STOPS: &[u64] = &[1, 2, 3, 5, 10, 20, 30, 50, 110, 250];
+pub const REPLICA_STOPS: &[u64] = &[1, 2, 3, 5, 7, 10, 15];
+pub const SEAT_STOPS_MS: &[Ms] = &[1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
+pub const CRASHES_STOPS: &[u64] = &[1, 2, 3, 4, 5, 6, 7, 8, 10, 15, 20];
+/// 0: no goal.
+pub const WITHIN_STOPS_MS: &[Ms] = &[0, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000];
+/// 0: no goal.
+pub const BUSY_STOPS: &[u64] = &[0, 25, 50, 60, 70, 80, 90, 100];
+
+/// `maxContainerRestartPeriod`'s stops: unset (0), then the node view's up to 5 min.
+fn max_stops() -> Vec<Ms> {
+    std::iter::once(0)
+        .chain(
+            MAX_STOPS_MS
+                .iter()
+                .copied()
+                .filter(|m| MAX_RESTART_PERIOD_RANGE_MS.contains(m)),
+        )
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterState {
+    /// What the user set: the one source of truth.
+    pub inputs: ClusterInputs,
+    /// What the inputs show, or why they cannot be shown.
+    pub error: Option<String>,
+    /// The last inputs that could be shown, worked out.
+    pub shown: Rc<ClusterShown>,
+    /// The pasted cluster, its reading's notes or error.
+    pub paste: String,
+    pub paste_notes: Vec<String>,
+    pub paste_error: Option<String>,
+    pub other_nodes_text: String,
+}
+
+pub enum ClusterAction {
+    Class(usize, ClassEdit),
+    AddClass,
+    RemoveClass(usize),
+    Preset(&'static str),
+    MaxMs(Ms),
+    Decay(bool),
+    Qps(u64),
+    Burst(u64),
+    Replicas(u64),
+    Inflight(String),
+    Mutating(String),
+    SeatMs(Ms),
+    OtherNodes(String),
+    Compare(&'static str, bool),
+    Crashes(u64),
+    Within(Ms),
+    NoLimiter(bool),
+    Busy(u64),
+    UseRecommended,
+    Paste(String),
+    LoadPaste,
+}
+
+pub enum ClassEdit {
+    Name(String),
+    Nodes(u64),
+    Pods(u64),
+    Run(Ms),
+    Spread(Ms),
+}
+
+impl ClusterState {
+    /// The view for these inputs (a link's, say). Inputs that cannot be
+    /// shown give way to the default, with the reason kept.
+    pub fn new(inputs: ClusterInputs) -> ClusterState {
+        let (inputs, shown, error) = match show(&inputs) {
+            Ok(s) => (inputs, s, None),
+            Err(e) => {
+                let d = ClusterInputs::default();
+                match show(&d) {
+                    Ok(s) => (d, s, Some(e)),
+                    // The default always shows; kept total all the same.
+                    Err(d_err) => (inputs, empty_shown(), Some(d_err)),
+                }
+            }
+        };
+        ClusterState {
+            other_nodes_text: inputs.other_nodes.to_string(),
+            inputs,
+            error,
+            shown: Rc::new(shown),
+            paste: String::new(),
+            paste_notes: vec![],
+            paste_error: None,
+        }
+    }
+
+    /// Works the inputs out again; on an error, the last good result stays.
+    fn derive(mut self) -> Self {
+        match show(&self.inputs) {
+            Ok(s) => {
+                self.shown = Rc::new(s);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self
+    }
+}
+
+fn empty_shown() -> ClusterShown {
+    let empty = ClusterResult {
+        window_ms: 10_000,
+        requests_per_window: vec![],
+        peak_requests_per_second: 0.0,
+        system_seats: 0,
+        system: crate::engine::apf::ApiServer::default().level(crate::engine::apf::SYSTEM),
+        peak_seats_busy: 0.0,
+        time_over_seats_ms: 0,
+        lease_requests_per_second: 0.0,
+        lease_seats_busy: 0.0,
+        classes: vec![],
+        notes: vec![],
+    };
+    ClusterShown {
+        live: empty.clone(),
+        todays_default: empty,
+        compared: vec![],
+        recommendation: cluster::Recommendation {
+            candidates: vec![],
+            feasible_ms: None,
+            recommended_ms: None,
+            snippets: vec![],
+            notes: vec![],
+        },
+    }
+}
+
+/// A whole number typed into a field: `None` (left as it was) unless it parses.
+fn typed(text: &str) -> Option<u32> {
+    text.trim().parse().ok()
+}
+
+impl Reducible for ClusterState {
+    type Action = ClusterAction;
+
+    fn reduce(self: Rc<Self>, action: ClusterAction) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let i = &mut s.inputs;
+        let narrow = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        match action {
+            ClusterAction::Class(n, edit) => {
+                if let Some(c) = i.classes.get_mut(n) {
+                    match edit {
+                        ClassEdit::Name(t) => c.name = t,
+                        ClassEdit::Nodes(v) => c.nodes = narrow(v),
+                        ClassEdit::Pods(v) => c.pods = narrow(v),
+                        ClassEdit::Run(v) => c.run_ms = v,
+                        ClassEdit::Spread(v) => c.spread_ms = v,
+                    }
+                }
+            }
+            ClusterAction::AddClass => {
+                if i.classes.len() < MAX_CLASSES {
+                    i.classes.push(ClassInputs {
+                        name: format!("pool {}", i.classes.len() + 1),
+                        nodes: 100,
+                        pods: 1,
+                        run_ms: 0,
+                        spread_ms: 0,
+                    });
+                }
+            }
+            ClusterAction::RemoveClass(n) => {
+                if i.classes.len() > 1 && n < i.classes.len() {
+                    i.classes.remove(n);
+                }
+            }
+            ClusterAction::Preset(name) => {
+                if let Some(c) = cluster::preset(name, i.api_server.clone()) {
+                    i.classes = c
+                        .node_classes
+                        .into_iter()
+                        .map(|c| ClassInputs {
+                            pods: c.scenario.spec().pods.unwrap_or(1),
+                            name: c.name,
+                            nodes: c.nodes,
+                            run_ms: 0,
+                            spread_ms: c.spread_ms,
+                        })
+                        .collect();
+                    i.other_nodes = 0;
+                    s.other_nodes_text = "0".into();
+                }
+            }
+            ClusterAction::MaxMs(m) => i.max_ms = (m > 0).then_some(m),
+            ClusterAction::Decay(on) => i.reduce_default_decay = on,
+            ClusterAction::Qps(v) => i.kube_api_qps = narrow(v),
+            ClusterAction::Burst(v) => i.kube_api_burst = narrow(v),
+            ClusterAction::Replicas(v) => i.api_server.replicas = narrow(v),
+            ClusterAction::Inflight(t) => {
+                if let Some(v) = typed(&t) {
+                    i.api_server.max_requests_inflight = v;
+                }
+            }
+            ClusterAction::Mutating(t) => {
+                if let Some(v) = typed(&t) {
+                    i.api_server.max_mutating_requests_inflight = v;
+                }
+            }
+            ClusterAction::SeatMs(ms) => i.api_server.seconds_per_request = ms as f64 / 1_000.0,
+            ClusterAction::OtherNodes(t) => {
+                if let Some(v) = typed(&t) {
+                    i.other_nodes = v;
+                }
+                s.other_nodes_text = t;
+            }
+            ClusterAction::Compare(id, on) => {
+                i.compared.retain(|c| *c != id);
+                if on {
+                    // In the curves' own order, as the node view lists them.
+                    let order = presets();
+                    i.compared.push(id);
+                    i.compared
+                        .sort_by_key(|c| order.iter().position(|p| p.id == *c));
+                }
+            }
+            ClusterAction::Crashes(v) => i.want.crashes = narrow(v),
+            ClusterAction::Within(ms) => i.want.restart_within_ms = (ms > 0).then_some(ms),
+            ClusterAction::NoLimiter(on) => i.want.no_limiter_binds = on,
+            ClusterAction::Busy(p) => i.want.max_system_busy_percent = (p > 0).then_some(p as f64),
+            ClusterAction::UseRecommended => {
+                if let Some(m) = s.shown.recommendation.recommended_ms {
+                    s.inputs.max_ms = Some(m);
+                }
+            }
+            ClusterAction::Paste(t) => {
+                s.paste = t;
+                s.paste_error = None;
+            }
+            ClusterAction::LoadPaste => {
+                match read_pods_up_to(&s.paste, KubeletVersion::default(), MAX_CLUSTER_TEXT) {
+                    Ok(read) => {
+                        let (classes, others, notes) = classes_from_paste(&read.pods);
+                        if classes.is_empty() {
+                            s.paste_error = Some("no node runs a crash-looping pod in this text (a table needs -o wide, or -o json, to name the nodes)".into());
+                        } else {
+                            s.inputs.classes = classes;
+                            s.inputs.other_nodes = others;
+                            s.other_nodes_text = others.to_string();
+                            s.paste_notes = notes;
+                            s.paste_error = None;
+                        }
+                    }
+                    Err(e) => s.paste_error = Some(e),
+                }
+            }
+        }
+        Rc::new(s.derive())
+    }
+}
+
+pub type Handle = UseReducerHandle<ClusterState>;
+
+fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> ClusterAction + 'static) -> Callback<T> {
+    let state = state.clone();
+    Callback::from(move |v| state.dispatch(f(v)))
+}
+
+/// A slider over `stops`, sending the stop's value.
+fn stop_slider(
+    state: &Handle,
+    stops: &'static [u64],
+    f: impl Fn(u64) -> ClusterAction + 'static,
+) -> Callback<usize> {
+    send(state, move |pos: usize| {
+        f(stops.get(pos).copied().unwrap_or_default())
+    })
+}
+
+fn per_s(v: f64) -> String {
+    format!("{} /s", rounded(v, 1))
+}
+
+fn seats(v: f64) -> String {
+    rounded(v, 1)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClusterViewProps {
+    pub state: Handle,
+    #[prop_or_default]
+    pub dark: bool,
+}
+
+#[function_component]
+pub fn ClusterView(p: &ClusterViewProps) -> Html {
+    let state = p.state.clone();
+    let i = &state.inputs;
+    let shown = state.shown.clone();
+    let live = &shown.live;
+    let spr = i.api_server.seconds_per_request;
+    let stops_max = max_stops();
+    let max_position = i.max_ms.map_or(0, |m| nearest_stop(&stops_max, m).max(1));
+    let on_max = {
+        let state = state.clone();
+        Callback::from(move |pos: usize| {
+            state.dispatch(ClusterAction::MaxMs(
+                max_stops().get(pos).copied().unwrap_or_default(),
+            ))
+        })
+    };
+    let rec = &shown.recommendation;
+    let classes = i.classes.iter().enumerate().map(|(n, c)| {
+        let id = |what: &str| format!("class-{n}-{what}");
+        let edit = |f: fn(u64) -> ClassEdit, stops: &'static [u64]| {
+            stop_slider(&state, stops, move |v| ClusterAction::Class(n, f(v)))
+        };
+        html! {
+            <fieldset class="rule" key={n}>
+                <legend>{ format!("Node class {n}") }
+                    if i.classes.len() > 1 {
+                        <button type="button" class="remove" id={id("remove")} aria-label={format!("Remove node class {n}")}
+                            onclick={send(&state, move |_: MouseEvent| ClusterAction::RemoveClass(n))}>{"×"}</button>
+                    }
+                </legend>
+                <TextField id={id("name")} label={html! {"name"}} value={c.name.clone()} placeholder="pool-a"
+                    oninput={send(&state, move |t: String| ClusterAction::Class(n, ClassEdit::Name(t)))} />
+                <Slider id={id("nodes")} label="nodes" positions={NODE_STOPS.len()}
+                    position={nearest_stop(NODE_STOPS, u64::from(c.nodes))} display={c.nodes.to_string()}
+                    onchange={edit(ClassEdit::Nodes, NODE_STOPS)} />
+                <Slider id={id("pods")} label="crash-looping pods per node" positions={PODS_STOPS.len()}
+                    position={nearest_stop(PODS_STOPS, u64::from(c.pods))} display={c.pods.to_string()}
+                    onchange={edit(ClassEdit::Pods, PODS_STOPS)} />
+                <Slider id={id("run")} label="each runs before it crashes" positions={CRASH_INTERVAL_STOPS_MS.len()}
+                    position={nearest_stop(CRASH_INTERVAL_STOPS_MS, c.run_ms)} display={format_human_ms(c.run_ms)}
+                    onchange={edit(ClassEdit::Run, CRASH_INTERVAL_STOPS_MS)} />
+                <Slider id={id("spread")} label="the rollout reaches its nodes over" positions={SPREAD_STOPS_MS.len()}
+                    position={nearest_stop(SPREAD_STOPS_MS, c.spread_ms)}
+                    display={if c.spread_ms == 0 { "at once".to_owned() } else { format_human_ms(c.spread_ms) }}
+                    onchange={edit(ClassEdit::Spread, SPREAD_STOPS_MS)} />
+            </fieldset>
+        }
+    });
+    let curves = presets();
+    let compare_boxes = curves.iter().map(|c| {
+        let id = c.id;
+        html! {
+            <Checkbox id={format!("cluster-compare-{id}")} label={c.label} checked={i.compared.contains(&id)}
+                onchange={send(&state, move |on: bool| ClusterAction::Compare(id, on))} />
+        }
+    });
+    let row = |label: &str, r: &ClusterResult| {
+        html! {
+            <tr>
+                <th scope="row">{ label.to_owned() }</th>
+                <td>{ per_s(r.peak_requests_per_second) }</td>
+                <td>{ format!("{} of {}", seats(r.peak_seats_busy), r.system_seats) }</td>
+                <td>{ if r.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(r.time_over_seats_ms) } }</td>
+            </tr>
+        }
+    };
+    let range = match (rec.feasible_ms, rec.recommended_ms) {
+        (Some((lo, hi)), Some(best)) => html! {
+            <p id="setting-range" role="status">
+                {"Every goal holds for "}<code>{"maxContainerRestartPeriod"}</code>{ format!(" from {} to {}. Recommended: ", format_go_duration_ms(lo), format_go_duration_ms(hi)) }
+                <strong id="setting-recommended">{ format_go_duration_ms(best) }</strong>
+                {" (the largest that holds: the least load on the API server)."}
+                if i.max_ms != Some(best) {
+                    {" "}<button type="button" id="setting-use" onclick={send(&state, |_: MouseEvent| ClusterAction::UseRecommended)}>{"Use it above"}</button>
+                }
+            </p>
+        },
+        _ => {
+            html! { <p id="setting-range" role="status">{"No value from 1 s to 5 min meets every goal."}</p> }
+        }
+    };
+    html! {
+        <div class="layout cluster">
+            <div class="controls">
+                <section class="panel" aria-labelledby="h-classes">
+                    <h2 id="h-classes">{"Node classes"}</h2>
+                    <p class="hint">{"Start from a rollout people ask about:"}</p>
+                    <ul class="presets">
+                        { for PRESETS.iter().map(|&(name, what)| html! {
+                            <li><button type="button" id={format!("cluster-preset-{name}")} title={what}
+                                onclick={send(&state, move |_: MouseEvent| ClusterAction::Preset(name))}>{ what }</button></li>
+                        }) }
+                    </ul>
+                    { for classes }
+                    if i.classes.len() < MAX_CLASSES {
+                        <button type="button" id="add-class" onclick={send(&state, |_: MouseEvent| ClusterAction::AddClass)}>{"Add a node class"}</button>
+                    }
+                    <TextField id="cluster-other-nodes" label={html! {"other nodes (no crash-looping pod; their leases count)"}}
+                        value={state.other_nodes_text.clone()} placeholder="0" oninput={send(&state, ClusterAction::OtherNodes)} />
+                </section>
+                <section class="panel" aria-labelledby="h-cluster-kubelet">
+                    <h2 id="h-cluster-kubelet">{"Every node's kubelet"}</h2>
+                    <Slider id="cluster-max" label="maxContainerRestartPeriod" positions={stops_max.len()} position={max_position}
+                        display={i.max_ms.map_or_else(|| "unset (5m0s)".to_owned(), format_go_duration_ms)} onchange={on_max} />
+                    <Checkbox id="cluster-decay" label="ReduceDefaultCrashLoopBackOffDecay" checked={i.reduce_default_decay}
+                        onchange={send(&state, ClusterAction::Decay)} hint="alpha: 1 s initial instead of 10 s" />
+                    <Slider id="cluster-qps" label="kubeAPIQPS" positions={QPS_STOPS.len()}
+                        position={nearest_stop(QPS_STOPS, u64::from(i.kube_api_qps))} display={i.kube_api_qps.to_string()}
+                        onchange={stop_slider(&state, QPS_STOPS, ClusterAction::Qps)} />
+                    <Slider id="cluster-burst" label="kubeAPIBurst" positions={BURST_STOPS.len()}
+                        position={nearest_stop(BURST_STOPS, u64::from(i.kube_api_burst))} display={i.kube_api_burst.to_string()}
+                        onchange={stop_slider(&state, BURST_STOPS, ClusterAction::Burst)} />
+                </section>
+                <section class="panel" aria-labelledby="h-apiserver">
+                    <h2 id="h-apiserver">{"API servers"}</h2>
+                    <Slider id="cluster-replicas" label="replicas" positions={REPLICA_STOPS.len()}
+                        position={nearest_stop(REPLICA_STOPS, u64::from(i.api_server.replicas))} display={i.api_server.replicas.to_string()}
+                        onchange={stop_slider(&state, REPLICA_STOPS, ClusterAction::Replicas)} />
+                    <div class="row">
+                        <TextField id="cluster-inflight" label={html! {<code>{"--max-requests-inflight"}</code>}}
+                            value={i.api_server.max_requests_inflight.to_string()} placeholder="400" oninput={send(&state, ClusterAction::Inflight)} />
+                        <TextField id="cluster-mutating" label={html! {<code>{"--max-mutating-requests-inflight"}</code>}}
+                            value={i.api_server.max_mutating_requests_inflight.to_string()} placeholder="200" oninput={send(&state, ClusterAction::Mutating)} />
+                    </div>
+                    <Slider id="cluster-seat" label="each request holds a seat for" positions={SEAT_STOPS_MS.len()}
+                        position={nearest_stop(SEAT_STOPS_MS, (spr * 1_000.0).round() as u64)} display={format_human_ms((spr * 1_000.0).round() as u64)}
+                        onchange={stop_slider(&state, SEAT_STOPS_MS, ClusterAction::SeatMs)}
+                        hint="not published anywhere: 20 ms is a guess for a small GET or PATCH of pods/status; move it and watch the verdict" />
+                </section>
+                <section class="panel" aria-labelledby="h-cluster-compare">
+                    <h2 id="h-cluster-compare">{"Compare KEP-4603's curves"}</h2>
+                    { for compare_boxes }
+                </section>
+                <section class="panel" aria-labelledby="h-cluster-paste">
+                    <h2 id="h-cluster-paste">{"From your cluster"}</h2>
+                    <TextArea id="cluster-paste" label="Paste kubectl get pods -A -o wide (or -o json)" value={state.paste.clone()} rows={5}
+                        oninput={send(&state, ClusterAction::Paste)} error={state.paste_error.clone().map(AttrValue::from)} />
+                    <button type="button" id="cluster-load" onclick={send(&state, |_: MouseEvent| ClusterAction::LoadPaste)}>{"Make node classes of it"}</button>
+                    if !state.paste_notes.is_empty() {
+                        <ul class="notes" id="cluster-paste-notes">{ for state.paste_notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                    }
+                </section>
+            </div>
+            <section class="results" aria-label="Cluster results">
+                if let Some(e) = &state.error {
+                    <p class="error" role="alert" id="cluster-error">{ format!("{e}; showing the last valid cluster.") }</p>
+                }
+                <dl class="counters" id="cluster-figures">
+                    <dt>{"peak /pods requests, all nodes"}</dt><dd id="cluster-peak">{ per_s(live.peak_requests_per_second) }</dd>
+                    <dt>{"system level seats busy at peak"}</dt><dd id="cluster-busy">{ format!("{} of {} ({} replica(s) × {})", seats(live.peak_seats_busy), live.system_seats, i.api_server.replicas, live.system.nominal) }</dd>
+                    <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
+                    <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>
+                </dl>
+                <ClusterCanvas id="chart-cluster" shown={shown.clone()} inputs={Rc::new(i.clone())} setting={false} dark={p.dark}
+                    alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
+                <div class="table-scroll">
+                    <table class="summary" id="cluster-curves">
+                        <thead><tr><th>{"kubelet"}</th><th>{"peak requests"}</th><th>{"seats busy at peak"}</th><th>{"over the seats for"}</th></tr></thead>
+                        <tbody>
+                            { row("today's default (10 s / 5 min)", &shown.todays_default) }
+                            { row(crate::chart::LIVE_LABEL, live) }
+                            { for shown.compared.iter().map(|(label, r)| row(label, r)) }
+                        </tbody>
+                    </table>
+                </div>
+                <div class="table-scroll">
+                    <table class="summary" id="cluster-classes">
+                        <thead><tr><th>{"node class"}</th><th>{"nodes"}</th><th>{"one node's peak"}</th><th>{"the class's peak"}</th><th>{"kubelet rate limiter"}</th></tr></thead>
+                        <tbody>{ for live.classes.iter().map(|c| html! {
+                            <tr>
+                                <th scope="row">{ c.name.clone() }</th><td>{ c.nodes }</td>
+                                <td>{ per_s(c.node_peak_requests_per_second) }</td><td>{ per_s(c.peak_requests_per_second) }</td>
+                                <td>{ if c.limiter_binds { "binds" } else { "does not bind" } }</td>
+                            </tr>
+                        }) }</tbody>
+                    </table>
+                </div>
+                <ul class="notes" id="cluster-notes">{ for live.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                <section class="panel" aria-labelledby="h-setting" id="setting">
+                    <h2 id="h-setting">{"Choose a setting"}</h2>
+                    <p class="hint">{"Say what you want; every value of maxContainerRestartPeriod from 1 s to 5 min is tried on these nodes."}</p>
+                    <div class="row">
+                        <Slider id="want-crashes" label="a container that crashed this many times in a row" positions={CRASHES_STOPS.len()}
+                            position={nearest_stop(CRASHES_STOPS, u64::from(i.want.crashes))} display={i.want.crashes.to_string()}
+                            onchange={stop_slider(&state, CRASHES_STOPS, ClusterAction::Crashes)} />
+                        <Slider id="want-within" label="restarts within" positions={WITHIN_STOPS_MS.len()}
+                            position={nearest_stop(WITHIN_STOPS_MS, i.want.restart_within_ms.unwrap_or(0))}
+                            display={i.want.restart_within_ms.map_or_else(|| "no goal".to_owned(), format_human_ms)}
+                            onchange={stop_slider(&state, WITHIN_STOPS_MS, ClusterAction::Within)} />
+                    </div>
+                    <div class="row">
+                        <Slider id="want-busy" label="the system level at most this busy at peak" positions={BUSY_STOPS.len()}
+                            position={nearest_stop(BUSY_STOPS, i.want.max_system_busy_percent.map_or(0, |b| b.round() as u64))}
+                            display={i.want.max_system_busy_percent.map_or_else(|| "no goal".to_owned(), |b| format!("{} %", rounded(b, 1)))}
+                            onchange={stop_slider(&state, BUSY_STOPS, ClusterAction::Busy)} />
+                        <Checkbox id="want-no-limiter" label="no kubelet's rate limiter binds" checked={i.want.no_limiter_binds}
+                            onchange={send(&state, ClusterAction::NoLimiter)} />
+                    </div>
+                    { range }
+                    <ClusterCanvas id="chart-setting" shown={shown.clone()} inputs={Rc::new(i.clone())} setting={true} dark={p.dark}
+                        alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
+                    <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                    <div id="setting-snippets">
+                        { for rec.snippets.iter().map(|s| html! {
+                            <div class="snippet">
+                                <h3>{ s.platform.clone() }</h3>
+                                if let Some(text) = &s.text { <pre class="manifest">{ text.clone() }</pre> }
+                                <p class="fineprint">{ s.source.clone() }</p>
+                            </div>
+                        }) }
+                    </div>
+                </section>
+                <p class="fineprint">{"The kubelet's pod status traffic (GET and PATCH of pods/status, the requests per restart of the node view) is matched by the system-nodes FlowSchema and served by API Priority and Fairness's system level. Its seats are the API servers' --max-requests-inflight plus --max-mutating-requests-inflight, shared by nominal concurrency shares (kubernetes/apiserver pkg/apis/flowcontrol/bootstrap/default.go). A class of nodes costs one node's evaluation: nodes that crash together send the same requests; a spread rollout is the node's series averaged over the spread."}</p>
+            </section>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CanvasProps {
+    id: AttrValue,
+    alt: AttrValue,
+    shown: Rc<ClusterShown>,
+    inputs: Rc<ClusterInputs>,
+    /// The setting chart, else the load chart.
+    setting: bool,
+    dark: bool,
+}
+
+#[function_component]
+fn ClusterCanvas(p: &CanvasProps) -> Html {
+    let figure = use_node_ref();
+    let canvas = use_node_ref();
+    let super::charts::CanvasSize { width, height, dpr } =
+        super::charts::use_canvas_size(figure.clone(), 300);
+    {
+        let canvas = canvas.clone();
+        let look = Look {
+            scale: dpr,
+            dark: p.dark,
+        };
+        use_effect_with(
+            (
+                p.shown.clone(),
+                p.inputs.clone(),
+                p.setting,
+                width,
+                height,
+                (dpr * 100.0) as u64,
+                p.dark,
+            ),
+            move |(shown, inputs, setting, width, height, ..)| {
+                let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+                    return;
+                };
+                super::charts::size_canvas(&c, *width, *height);
+                if let Some(backend) = super::canvas::Canvas::new(c) {
+                    let area = backend.into_drawing_area();
+                    let drawn = if *setting {
+                        draw_setting(&area, &shown.recommendation, &inputs.want, look).map(drop)
+                    } else {
+                        draw_cluster_load(&area, shown, inputs.api_server.seconds_per_request, look)
+                            .map(drop)
+                    };
+                    if let Err(e) = drawn {
+                        web_sys::console::error_1(
+                            &format!("drawing the cluster chart: {e}").into(),
+                        );
+                    }
+                }
+            },
+        );
+    }
+    html! {
+        <figure class="chart" ref={figure}>
+            <canvas id={p.id.clone()} ref={canvas}
+                width={((f64::from(width) * dpr).round() as u32).to_string()}
+                height={((f64::from(height) * dpr).round() as u32).to_string()}
+                role="img" aria-label={p.alt.clone()}></canvas>
+        </figure>
+    }
+}

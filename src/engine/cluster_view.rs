@@ -1,0 +1,241 @@
+//! The cluster view: its inputs (`ClusterInputs`, which links read and
+//! write) and everything it shows of them, worked out in one call (`show`).
+
+use super::apf::ApiServer;
+use super::backoff::Ms;
+use super::cluster::{
+    evaluate, kubelet_config, recommend, ClusterResult, Constraints, NodeClass, Recommendation,
+    MAX_CLASSES, MAX_NODES, MAX_SPREAD_MS,
+};
+use super::cluster::{Cluster, MAX_OTHER_NODES};
+use super::presets::presets;
+use super::scenario::{
+    Scenario, ScenarioSpec, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS, PODS_RANGE,
+};
+
+/// At most this many curves drawn beside the live one, as in the node view.
+pub const MAX_COMPARED: usize = 3;
+/// A class's name: a label, as long as a Kubernetes name.
+pub const MAX_CLASS_NAME: usize = 63;
+/// `maxContainerRestartPeriod`'s range, as the kubelet validates it.
+pub const MAX_RESTART_PERIOD_RANGE_MS: std::ops::RangeInclusive<Ms> = 1_000..=300_000;
+/// How long a crash-looping container runs before it exits again: up to an hour.
+pub const MAX_RUN_MS: Ms = 3_600_000;
+
+/// Nodes that run the same crash-looping pods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInputs {
+    pub name: String,
+    pub nodes: u32,
+    /// Crash-looping pods on each node; they crash together.
+    pub pods: u32,
+    /// How long each container runs before it exits again.
+    pub run_ms: Ms,
+    /// Over how long the crashes start across the class's nodes; 0: at once.
+    pub spread_ms: Ms,
+}
+
+/// What a user sets in the cluster view: the single source of truth.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterInputs {
+    pub classes: Vec<ClassInputs>,
+    /// `maxContainerRestartPeriod` on every node; `None`: unset, the
+    /// kubelet's own 5 min.
+    pub max_ms: Option<Ms>,
+    /// `ReduceDefaultCrashLoopBackOffDecay` on every node (1 s initial).
+    pub reduce_default_decay: bool,
+    /// Every kubelet's client rate limiter.
+    pub kube_api_qps: u32,
+    pub kube_api_burst: u32,
+    pub api_server: ApiServer,
+    /// Nodes that run no crash-looping pod (their leases still count).
+    pub other_nodes: u32,
+    /// KEP-4603's curves drawn beside the live one, by id (`presets`).
+    pub compared: Vec<&'static str>,
+    /// What the user wants of a setting.
+    pub want: Constraints,
+}
+
+impl Default for ClusterInputs {
+    /// A bad DaemonSet rollout (one crashing pod on each of 5,000 nodes) on
+    /// today's kubelet, against KEP-4603's new default curve.
+    fn default() -> Self {
+        ClusterInputs {
+            classes: vec![ClassInputs {
+                name: "every node".into(),
+                nodes: 5_000,
+                pods: 1,
+                run_ms: 0,
+                spread_ms: 0,
+            }],
+            max_ms: None,
+            reduce_default_decay: false,
+            kube_api_qps: DEFAULT_KUBE_API_QPS,
+            kube_api_burst: DEFAULT_KUBE_API_BURST,
+            api_server: ApiServer::default(),
+            other_nodes: 0,
+            compared: vec!["new-default"],
+            want: Constraints {
+                crashes: 5,
+                restart_within_ms: Some(60_000),
+                no_limiter_binds: true,
+                max_system_busy_percent: Some(80.0),
+                reduce_default_decay: false,
+            },
+        }
+    }
+}
+
+/// Everything the view shows, from one set of inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterShown {
+    pub live: ClusterResult,
+    pub todays_default: ClusterResult,
+    /// Each compared curve's label and result, in the inputs' order.
+    pub compared: Vec<(&'static str, ClusterResult)>,
+    pub recommendation: Recommendation,
+}
+
+impl ClusterInputs {
+    /// The first input out of range, in the words of the field it names.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.classes.is_empty() {
+            return Err("nodeClasses: at least one node class".into());
+        }
+        if self.classes.len() > MAX_CLASSES {
+            return Err(format!("nodeClasses: at most {MAX_CLASSES} classes"));
+        }
+        for (i, c) in self.classes.iter().enumerate() {
+            if !(1..=MAX_NODES).contains(&c.nodes) {
+                return Err(format!(
+                    "nodeClasses[{i}].nodes: {} is not 1 to {MAX_NODES}",
+                    c.nodes
+                ));
+            }
+            if !PODS_RANGE.contains(&c.pods) {
+                return Err(format!(
+                    "nodeClasses[{i}].pods: {} is not {} to {} (the kubelet's maxPods is 110 by default)",
+                    c.pods,
+                    PODS_RANGE.start(),
+                    PODS_RANGE.end()
+                ));
+            }
+            if c.run_ms > MAX_RUN_MS {
+                return Err(format!("nodeClasses[{i}].runMs: at most an hour"));
+            }
+            if c.spread_ms > MAX_SPREAD_MS {
+                return Err(format!("nodeClasses[{i}].spreadMs: at most a day"));
+            }
+            if c.name.chars().count() > MAX_CLASS_NAME {
+                return Err(format!(
+                    "nodeClasses[{i}].name: at most {MAX_CLASS_NAME} characters"
+                ));
+            }
+        }
+        if let Some(max) = self.max_ms {
+            if !MAX_RESTART_PERIOD_RANGE_MS.contains(&max) {
+                return Err(
+                    "crashLoopBackOff.maxContainerRestartPeriod: must be between 1s and 300s"
+                        .into(),
+                );
+            }
+        }
+        if self.other_nodes > MAX_OTHER_NODES {
+            return Err(format!("otherNodes: at most {MAX_OTHER_NODES}"));
+        }
+        if self.compared.len() > MAX_COMPARED {
+            return Err(format!("at most {MAX_COMPARED} compared curves"));
+        }
+        self.api_server.validate()
+    }
+
+    /// The cluster these inputs describe: each class's node runs its pods
+    /// on the kubelet set here.
+    pub fn cluster(&self) -> Result<Cluster, String> {
+        self.validate()?;
+        let config = kubelet_config(self.max_ms, self.reduce_default_decay);
+        let node_classes = self
+            .classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let spec = ScenarioSpec {
+                    config: Some(config.clone()),
+                    pods: Some(c.pods),
+                    run_ms: Some(c.run_ms),
+                    kube_api_qps: self.kube_api_qps,
+                    kube_api_burst: self.kube_api_burst,
+                    ..ScenarioSpec::default()
+                };
+                Scenario::try_from(spec)
+                    .map(|scenario| NodeClass {
+                        name: c.name.clone(),
+                        nodes: c.nodes,
+                        scenario,
+                        spread_ms: c.spread_ms,
+                    })
+                    .map_err(|e| format!("nodeClasses[{i}]: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let cluster = Cluster {
+            node_classes,
+            api_server: self.api_server.clone(),
+            other_nodes: self.other_nodes,
+        };
+        cluster.validate()?;
+        Ok(cluster)
+    }
+}
+
+/// The live cluster, today's default, each compared curve and the
+/// recommendation sweep.
+pub fn show(inputs: &ClusterInputs) -> Result<ClusterShown, String> {
+    let cluster = inputs.cluster()?;
+    let curves = presets();
+    let compared = inputs
+        .compared
+        .iter()
+        .filter_map(|id| curves.iter().find(|p| p.id == *id))
+        .map(|curve| Ok((curve.label, evaluate(&cluster.on_curve(curve)?))))
+        .collect::<Result<_, String>>()?;
+    Ok(ClusterShown {
+        todays_default: evaluate(&cluster.on_todays_default()),
+        compared,
+        recommendation: recommend(
+            &cluster,
+            &Constraints {
+                reduce_default_decay: inputs.reduce_default_decay,
+                ..inputs.want.clone()
+            },
+        ),
+        live: evaluate(&cluster),
+    })
+}
+
+/// Node classes from a pasted cluster (`cluster::classes_from_pods`), as the
+/// view's classes: at most `MAX_CLASSES`, those with the most crash-looping
+/// pods kept, and a note of what was left out.
+pub fn classes_from_paste(pods: &[super::pod::PodReading]) -> (Vec<ClassInputs>, u32, Vec<String>) {
+    let (classes, others, mut notes) =
+        super::cluster::classes_from_pods(pods, &ScenarioSpec::default());
+    let mut classes: Vec<ClassInputs> = classes
+        .into_iter()
+        .map(|c| ClassInputs {
+            pods: c.scenario.spec().pods.unwrap_or(1),
+            name: c.name,
+            nodes: c.nodes,
+            run_ms: 0,
+            spread_ms: 0,
+        })
+        .collect();
+    if classes.len() > MAX_CLASSES {
+        classes.sort_by_key(|c| std::cmp::Reverse(u64::from(c.nodes) * u64::from(c.pods)));
+        let left: u32 = classes[MAX_CLASSES..].iter().map(|c| c.nodes).sum();
+        classes.truncate(MAX_CLASSES);
+        classes.sort_by_key(|c| c.pods);
+        notes.push(format!(
+            "{left} nodes of rarer counts left out: at most {MAX_CLASSES} classes, those with the most crash-looping pods kept"
+        ));
+    }
+    (classes, others.min(MAX_OTHER_NODES), notes)
+}
