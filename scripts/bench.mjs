@@ -22,6 +22,8 @@ const WARM_UP = 20;
 // stays valid (the worst case's node holds 250 pods at most).
 const WORST =
   "?v=1.37&i=25ms&x=1s&h=24h0m0s&rq=atExpiry&g=100.0s.f.A.0s.lockstep&g=100.0s.f.A.10m0s.spread&g=50.30s.f.A.10m0s.slow&c=rapid,initial-25ms,new-default";
+const CLUSTER_WORST =
+  "?v=1.37&view=cluster&cn=a~5000~110~0s~0s&cn=b~5000~110~0s~10m0s&cn=c~5000~110~30s~0s&cmax=1s&ch=24h0m0s&ccmp=rapid,initial-25ms,new-default,initial-1s-max-30s";
 const scenarios = [
   { name: "default (30 min, 110 pods)", url: "?v=1.37", slider: "#pods", from: 50, to: 199 },
   // A window tall enough to show the pods slider and the load chart at once
@@ -32,6 +34,11 @@ const scenarios = [
   // warm-up passes each once); after that the cached runs serve.
   { name: "worst, initial backoff slider (25 ms to 1 s)", url: WORST, slider: "#initial", from: 0, to: 5 },
   { name: "Job view", url: "?v=1.37&view=job&js=exit%201", slider: "#job-run", from: 0, to: 9 },
+  // The cluster view at its default (one class of 5,000 nodes, 30 min), and
+  // at the size: three classes of 5,000 nodes × 110 pods, 24 h, a
+  // 1 s cap, four compared curves (the sweep waits for the controls to rest).
+  { name: "cluster view, #class-0-nodes", url: "?v=1.37&view=cluster", slider: "#class-0-nodes", from: 0, to: 13 },
+  { name: "cluster: 3 classes × 5,000 nodes × 110 pods, 24 h, 1 s cap, 4 curves", url: CLUSTER_WORST, slider: "#class-0-nodes", from: 0, to: 13 },
   // Not the app: a plain page making the changes a default move makes
   // (scripts/bench-floor.html), the browser's own share of the default row.
   { name: "floor: a plain page making the default's changes", page: new URL("./bench-floor.html", import.meta.url).href, slider: "#pods", from: 50, to: 199 },

@@ -108,6 +108,31 @@ pub fn explore(scenario: JsValue) -> Result<JsValue, JsError> {
     to_js(&engine::explore(&scenario))
 }
 
+/// `cluster(cluster, {compare, recommend})`'s options: the KEP-4603
+/// curves to compare, by id, and what is wanted of a setting.
+#[derive(serde::Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct ClusterOptions {
+    compare: Vec<String>,
+    recommend: Option<engine::cluster::Constraints>,
+}
+
+/// `cluster({nodeClasses, apiServer, otherNodes}, options?)` → what
+/// `crashloop-explorer cluster` prints: `requestsPerWindow`,
+/// `peakRequestsPerSecond`, `systemSeats`, `peakSeatsBusy`, `classes`,
+/// `notes`, `todaysDefault`, `compared` and `recommendation`.
+pub fn cluster(cluster: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let c: engine::cluster::Cluster = from_js(cluster, "cluster")?;
+    let o: ClusterOptions = if options.is_undefined() || options.is_null() {
+        ClusterOptions::default()
+    } else {
+        from_js(options, "options")?
+    };
+    let report = engine::cluster::report(&c, &o.compare, o.recommend.as_ref())
+        .map_err(|e| JsError::new(&e))?;
+    to_js(&report)
+}
+
 /// `audit()` → every KEP claim, recomputed (exported by the second wasm;
 /// the app's module exports it as a Promise that fetches that one).
 pub fn audit() -> Result<JsValue, JsError> {
@@ -145,7 +170,7 @@ pub struct Options {
     /// Only the charts, the headline and the `controls` named.
     embed: bool,
     controls: Vec<String>,
-    /// `crashloop` or `job`; `light`, `dark` or `auto`. Unset, the link's.
+    /// `crashloop`, `job` or `cluster`; `light`, `dark` or `auto`. Unset, the link's.
     view: Option<String>,
     theme: Option<String>,
     /// Where the full app is served, for "Open in crashloop-explorer".

@@ -34,6 +34,11 @@ mod js {
         api::explore(scenario)
     }
 
+    #[wasm_bindgen]
+    pub fn cluster(cluster: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+        api::cluster(cluster, options)
+    }
+
     /// A Promise: the audit is in the second wasm, fetched on first use.
     #[wasm_bindgen]
     pub async fn audit() -> Result<JsValue, JsValue> {
@@ -340,7 +345,6 @@ fn cluster(
 ) -> Result<String, String> {
     use crashloop_explorer::engine::cluster::{self, Cluster, Constraints};
     use crashloop_explorer::engine::config::KubeletVersion;
-    use crashloop_explorer::engine::presets::presets;
     use crashloop_explorer::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
     let mut from_notes = vec![];
     let c: Cluster = if from_pods {
@@ -362,40 +366,18 @@ fn cluster(
     } else {
         serde_json::from_str(input).map_err(|e| format!("invalid cluster: {e}"))?
     };
-    c.validate()?;
-    let mut result = cluster::evaluate(&c);
-    from_notes.append(&mut result.notes);
-    result.notes = from_notes;
-    let mut out = serde_json::to_value(result).map_err(|e| e.to_string())?;
-    let summary = |r: &cluster::ClusterResult| {
-        serde_json::json!({
-            "peakRequestsPerSecond": r.peak_requests_per_second,
-            "peakSeatsBusy": r.peak_seats_busy,
-            "timeOverSeatsMs": r.time_over_seats_ms,
-        })
-    };
-    out["todaysDefault"] = summary(&cluster::evaluate(&c.on_todays_default()));
-    let curves = presets();
-    let mut compared = vec![];
-    for id in compare {
-        let curve = curves.iter().find(|p| p.id == id).ok_or_else(|| {
-            let ids: Vec<&str> = curves.iter().map(|p| p.id).collect();
-            format!("--compare {}: not a curve ({})", quoted(id), ids.join(", "))
-        })?;
-        let mut entry = summary(&cluster::evaluate(&c.on_curve(curve)?));
-        entry["id"] = curve.id.into();
-        entry["label"] = curve.label.into();
-        compared.push(entry);
-    }
-    if !compare.is_empty() {
-        out["compared"] = compared.into();
-    }
-    if let Some(want) = recommend {
-        let want: Constraints =
-            serde_json::from_str(want).map_err(|e| format!("--recommend: {e}"))?;
-        let r = cluster::recommend(&c, &want);
-        out["recommendation"] = serde_json::to_value(r).map_err(|e| e.to_string())?;
-    }
+    let want: Option<Constraints> = recommend
+        .map(|w| serde_json::from_str(w).map_err(|e| format!("--recommend: {e}")))
+        .transpose()?;
+    let mut out = cluster::report(&c, compare, want.as_ref()).map_err(|e| {
+        if e.contains(": not a curve (") {
+            format!("--compare {e}")
+        } else {
+            e
+        }
+    })?;
+    from_notes.append(&mut out.result.notes);
+    out.result.notes = from_notes;
     serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
 }
 

@@ -4,7 +4,7 @@
 //   <crashloop-explorer link="v=1.37&m=kep&i=1s" controls="initial,max,pods" theme="light"></crashloop-explorer>
 //
 // Attributes: link (a query string the app understands), controls (the
-// controls to show, as &controls=), view (crashloop | job), theme (light |
+// controls to show, as &controls=), view (crashloop | job | cluster), theme (light |
 // dark | auto). Changing one updates the instance. Each instance is mount()
 // on the element (the JS API's, with the attributes as its options, passed
 // as strings: its wasm has no deserializer): a shadow root of its own with the app's

@@ -951,6 +951,40 @@ fn the_js_api_returns_the_documented_shapes() {
         r#"{"crashLoopBackOff": {"maxContainerRestartPeriods": "4s"}}"#
     )))
     .contains("unknown field `crashLoopBackOff.maxContainerRestartPeriods`"));
+    // cluster: 100 nodes of one pod crashing at once, each start 5 requests,
+    // one a 10 s window: 500 a window, 50 per second, 50 × 20 ms = 1 seat
+    // of the system level's 3 × 74.
+    let c = api::cluster(
+        parse(r#"{"nodeClasses": [{"name": "a", "nodes": 100, "scenario": {"pods": 1}}]}"#),
+        parse(r#"{"compare": ["new-default"], "recommend": {"restartWithinMs": 60000}}"#),
+    )
+    .unwrap_or_else(|_| panic!("clusters"));
+    assert_eq!(js_get(&c, "peakRequestsPerSecond").as_f64(), Some(50.0));
+    assert_eq!(js_get(&c, "peakSeatsBusy").as_f64(), Some(1.0));
+    assert_eq!(js_get(&c, "systemSeats").as_f64(), Some(222.0));
+    assert_eq!(
+        js_get(&js_get(&c, "todaysDefault"), "peakRequestsPerSecond").as_f64(),
+        Some(50.0)
+    );
+    let compared: js_sys::Array = js_get(&c, "compared").dyn_into().expect("an array");
+    assert_eq!(
+        js_get(&compared.get(0), "id").as_string().as_deref(),
+        Some("new-default")
+    );
+    assert_eq!(
+        js_get(&js_get(&c, "recommendation"), "recommendedMs").as_f64(),
+        Some(60000.0)
+    );
+    assert!(message(api::cluster(
+        parse(r#"{"nodeClasses": [{"name": "a", "nodes": 0}]}"#),
+        wasm_bindgen::JsValue::UNDEFINED
+    ))
+    .starts_with("nodeClasses[0].nodes: 0 is not 1 to 15000"));
+    assert!(message(api::cluster(
+        parse(r#"{"nodeClasses": [], "apiServers": {}}"#),
+        wasm_bindgen::JsValue::UNDEFINED
+    ))
+    .starts_with("invalid cluster: unknown field `apiServers`"));
     // mount: a target that is no element is an Error with the reason; an
     // element holds one explorer; the handle unmounts and updates.
     let mount_error = |target: wasm_bindgen::JsValue| -> String {

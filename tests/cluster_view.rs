@@ -5,7 +5,7 @@
 use crashloop_explorer::engine::apf::ApiServer;
 use crashloop_explorer::engine::cluster::Constraints;
 use crashloop_explorer::engine::cluster_view::{
-    classes_from_paste, show, ClassInputs, ClusterInputs,
+    classes_from_paste, recommendation, show, sweep_is_quick, sweep_key, ClassInputs, ClusterInputs,
 };
 use crashloop_explorer::inputs::{Page, View};
 use crashloop_explorer::share::{cluster_inputs, cluster_link, decode, encode};
@@ -28,7 +28,8 @@ fn class(name: &str, nodes: u32, pods: u32) -> ClassInputs {
 /// today's default: the live line is today's.
 #[test]
 fn the_first_view_is_a_daemonset_rollout_on_todays_kubelet() {
-    let s = show(&ClusterInputs::default()).unwrap();
+    let inputs = ClusterInputs::default();
+    let s = show(&inputs).unwrap();
     assert_eq!(s.live.requests_per_window[0], 25_000);
     assert_eq!(s.live.peak_requests_per_second, 2_500.0);
     assert!((s.live.peak_seats_busy - 50.0).abs() < 1e-9);
@@ -46,8 +47,9 @@ fn the_first_view_is_a_daemonset_rollout_on_todays_kubelet() {
     assert!(s.compared[0].1.peak_requests_per_second > 2_500.0);
     // After 5 crashes in a row today's curve waits min(160 s, max): within
     // a minute for every max up to 60 s, the largest recommended.
-    assert_eq!(s.recommendation.recommended_ms, Some(60_000));
-    assert_eq!(s.recommendation.feasible_ms.map(|f| f.1), Some(60_000));
+    let r = recommendation(&inputs).unwrap();
+    assert_eq!(r.recommended_ms, Some(60_000));
+    assert_eq!(r.feasible_ms.map(|f| f.1), Some(60_000));
 }
 
 /// Every class runs its pods on the kubelet the view sets: with
@@ -72,7 +74,8 @@ fn the_kubelet_set_here_runs_on_every_class() {
     // With the 1 s initial the 5th wait is 16 s: every value holds the
     // minute, and the sweep follows the view's gate.
     assert_eq!(
-        s.recommendation.candidates[0].initial_ms, 1_000,
+        recommendation(&inputs).unwrap().candidates[0].initial_ms,
+        1_000,
         "the sweep runs with the view's gate"
     );
     // A class of twice the nodes doubles the load (N × the node).
@@ -135,6 +138,7 @@ fn the_cluster_keys_round_trip() {
             seconds_per_request: 0.05,
         },
         other_nodes: 1_000,
+        horizon_ms: 7_200_000,
         compared: vec!["rapid", "initial-1s-max-30s"],
         want: Constraints {
             crashes: 3,
@@ -152,7 +156,7 @@ fn the_cluster_keys_round_trip() {
     let query = encode(&page);
     assert_eq!(
         query,
-        "view=cluster&v=1.37&cn=pool%20a~b~300~10~0s~0s&cn=gpu~12~2~30s~10m0s&cmax=45s&cdecay=1&cqps=20,50&capi=5,800,400,50ms&cother=1000&ccmp=rapid,initial-1s-max-30s&cwant=3,,0,60"
+        "view=cluster&v=1.37&cn=pool%20a~b~300~10~0s~0s&cn=gpu~12~2~30s~10m0s&cmax=45s&cdecay=1&cqps=20,50&capi=5,800,400,50ms&cother=1000&ch=2h0m0s&ccmp=rapid,initial-1s-max-30s&cwant=3,,0,60"
     );
     let (back, notices) = decode(&query);
     assert!(notices.is_empty(), "{notices:?}");
@@ -217,4 +221,38 @@ fn a_pasted_cluster_keeps_at_most_twenty_classes() {
             .starts_with("2 nodes of rarer counts left out"),
         "{notes:?}"
     );
+}
+
+/// The sweep reads neither the live value, the compared curves nor the
+/// goals: moving those judges the last sweep again. It runs on the move
+/// up to three classes over 30 minutes; past that, once the controls rest.
+#[test]
+fn the_sweep_depends_on_the_nodes_not_the_goals() {
+    let d = ClusterInputs::default();
+    let moved = ClusterInputs {
+        max_ms: Some(10_000),
+        compared: vec![],
+        want: Constraints {
+            crashes: 2,
+            ..d.want.clone()
+        },
+        ..d.clone()
+    };
+    assert_eq!(sweep_key(&moved), sweep_key(&d));
+    let bigger = ClusterInputs {
+        classes: vec![class("a", 10, 1)],
+        ..d.clone()
+    };
+    assert_ne!(sweep_key(&bigger), sweep_key(&d));
+    assert!(sweep_is_quick(&d));
+    let three = ClusterInputs {
+        classes: vec![class("a", 1, 1), class("b", 1, 1), class("c", 1, 1)],
+        ..d.clone()
+    };
+    assert!(sweep_is_quick(&three));
+    let day = ClusterInputs {
+        horizon_ms: 86_400_000,
+        ..d
+    };
+    assert!(!sweep_is_quick(&day));
 }

@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use crate::engine::cluster::{node_series, NodeSeries};
 use crate::engine::simulate::{jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{node_timeline, pod_runs, PodKey, PodRuns, Scenario, Timeline};
 
@@ -128,5 +129,40 @@ mod tests {
         };
         assert!(!held(1), "the least recently used goes first");
         assert!(held(CACHE_ENTRIES as u64 + 9));
+    }
+}
+
+/// The cluster view's nodes already run, by scenario: moving a node count
+/// or a spread, or a compared curve in and out, re-sums them instead of
+/// running the kubelet again (a day at a 1 s cap is milliseconds a node).
+#[derive(Debug, Clone, Default)]
+pub struct SeriesCache(Rc<std::cell::RefCell<Vec<CachedSeries>>>);
+
+type CachedSeries = (Scenario, Rc<NodeSeries>);
+
+/// Nodes kept: a few classes on the live curve, today's and the compared
+/// ones, and a slider's recent stops (a day's series is some 70 KB).
+const SERIES_ENTRIES: usize = 48;
+
+impl SeriesCache {
+    pub fn series(&self, s: &Scenario) -> Rc<NodeSeries> {
+        let mut cache = self.0.borrow_mut();
+        if let Some(i) = cache.iter().position(|(k, _)| k == s) {
+            let hit = cache.remove(i);
+            let series = hit.1.clone();
+            cache.insert(0, hit);
+            return series;
+        }
+        let series = Rc::new(node_series(s));
+        cache.insert(0, (s.clone(), series.clone()));
+        cache.truncate(SERIES_ENTRIES);
+        series
+    }
+}
+
+impl PartialEq for SeriesCache {
+    /// Always equal, as `RunCache` is: a cache is not state.
+    fn eq(&self, _: &Self) -> bool {
+        true
     }
 }

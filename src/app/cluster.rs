@@ -11,12 +11,16 @@ use yew::prelude::*;
 
 use super::controls::{Checkbox, Slider, TextArea, TextField};
 use super::stops::{
-    nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, MAX_STOPS_MS, QPS_STOPS, SPREAD_STOPS_MS,
+    nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, HORIZON_STOPS_MS, MAX_STOPS_MS, QPS_STOPS,
+    SPREAD_STOPS_MS,
 };
 use crate::chart::{draw_cluster_load, draw_setting, Look};
-use crate::engine::cluster::{self, ClusterResult, MAX_CLASSES, PRESETS};
+use crate::engine::cluster::{
+    self, judge, ClusterResult, Recommendation, Sweep, MAX_CLASSES, PRESETS,
+};
 use crate::engine::cluster_view::{
-    classes_from_paste, show, ClassInputs, ClusterInputs, ClusterShown, MAX_RESTART_PERIOD_RANGE_MS,
+    classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_of, ClassInputs, ClusterInputs,
+    ClusterShown, MAX_RESTART_PERIOD_RANGE_MS,
 };
 use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
 use crate::engine::presets::presets;
@@ -55,6 +59,13 @@ pub struct ClusterState {
     pub error: Option<String>,
     /// The last inputs that could be shown, worked out.
     pub shown: Rc<ClusterShown>,
+    /// The last sweep, and the inputs it was made for (`sweep_key`).
+    pub sweep: Option<(ClusterInputs, Rc<Sweep>)>,
+    /// The goals judged over the last sweep.
+    pub recommendation: Rc<Recommendation>,
+    /// The sweep is behind the inputs: it runs once the controls rest.
+    pub sweep_pending: bool,
+    pub cache: super::cache::SeriesCache,
     /// The pasted cluster, its reading's notes or error.
     pub paste: String,
     pub paste_notes: Vec<String>,
@@ -82,6 +93,9 @@ pub enum ClusterAction {
     NoLimiter(bool),
     Busy(u64),
     UseRecommended,
+    /// The sweep, once the controls have rested.
+    Sweep,
+    Horizon(Ms),
     Paste(String),
     LoadPaste,
 }
@@ -98,6 +112,8 @@ impl ClusterState {
     /// The view for these inputs (a link's, say). Inputs that cannot be
     /// shown give way to the default, with the reason kept.
     pub fn new(inputs: ClusterInputs) -> ClusterState {
+        let cache = super::cache::SeriesCache::default();
+        let show = |i: &ClusterInputs| show_by(i, |s| cache.series(s));
         let (inputs, shown, error) = match show(&inputs) {
             Ok(s) => (inputs, s, None),
             Err(e) => {
@@ -109,23 +125,54 @@ impl ClusterState {
                 }
             }
         };
-        ClusterState {
+        let mut state = ClusterState {
             other_nodes_text: inputs.other_nodes.to_string(),
             inputs,
             error,
             shown: Rc::new(shown),
+            sweep: None,
+            recommendation: Rc::new(no_recommendation()),
+            sweep_pending: false,
+            cache,
             paste: String::new(),
             paste_notes: vec![],
             paste_error: None,
+        };
+        // The first view waits for nothing, whatever its cost.
+        state.run_sweep();
+        state
+    }
+
+    /// Weighs every value on the nodes now, and judges the goals over it.
+    fn run_sweep(&mut self) {
+        if let Ok(sweep) = sweep_of(&self.inputs) {
+            self.sweep = Some((sweep_key(&self.inputs), Rc::new(sweep)));
+        }
+        self.rejudge();
+    }
+
+    /// The goals judged over the sweep when it is the inputs'; a quick
+    /// sweep is run again at once, a dear one once the controls rest.
+    fn rejudge(&mut self) {
+        let key = sweep_key(&self.inputs);
+        match &self.sweep {
+            Some((k, sweep)) if *k == key => {
+                self.recommendation = Rc::new(judge(sweep, &self.inputs.want));
+                self.sweep_pending = false;
+            }
+            _ if sweep_is_quick(&self.inputs) => self.run_sweep(),
+            _ => self.sweep_pending = true,
         }
     }
 
     /// Works the inputs out again; on an error, the last good result stays.
     fn derive(mut self) -> Self {
-        match show(&self.inputs) {
+        let cache = self.cache.clone();
+        match show_by(&self.inputs, |s| cache.series(s)) {
             Ok(s) => {
                 self.shown = Rc::new(s);
                 self.error = None;
+                self.rejudge();
             }
             Err(e) => self.error = Some(e),
         }
@@ -151,13 +198,16 @@ fn empty_shown() -> ClusterShown {
         live: empty.clone(),
         todays_default: empty,
         compared: vec![],
-        recommendation: cluster::Recommendation {
-            candidates: vec![],
-            feasible_ms: None,
-            recommended_ms: None,
-            snippets: vec![],
-            notes: vec![],
-        },
+    }
+}
+
+fn no_recommendation() -> Recommendation {
+    Recommendation {
+        candidates: vec![],
+        feasible_ms: None,
+        recommended_ms: None,
+        snippets: vec![],
+        notes: vec![],
     }
 }
 
@@ -255,10 +305,17 @@ impl Reducible for ClusterState {
             ClusterAction::NoLimiter(on) => i.want.no_limiter_binds = on,
             ClusterAction::Busy(p) => i.want.max_system_busy_percent = (p > 0).then_some(p as f64),
             ClusterAction::UseRecommended => {
-                if let Some(m) = s.shown.recommendation.recommended_ms {
+                if let Some(m) = s.recommendation.recommended_ms {
                     s.inputs.max_ms = Some(m);
                 }
             }
+            ClusterAction::Sweep => {
+                if s.sweep_pending {
+                    s.run_sweep();
+                }
+                return Rc::new(s);
+            }
+            ClusterAction::Horizon(h) => i.horizon_ms = h,
             ClusterAction::Paste(t) => {
                 s.paste = t;
                 s.paste_error = None;
@@ -335,7 +392,15 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
             ))
         })
     };
-    let rec = &shown.recommendation;
+    let rec = state.recommendation.clone();
+    {
+        let d = state.dispatcher();
+        super::hooks::use_when_rested(
+            state.sweep_pending,
+            Rc::as_ptr(&state.shown) as usize,
+            Callback::from(move |()| d.dispatch(ClusterAction::Sweep)),
+        );
+    }
     let classes = i.classes.iter().enumerate().map(|(n, c)| {
         let id = |what: &str| format!("class-{n}-{what}");
         let edit = |f: fn(u64) -> ClassEdit, stops: &'static [u64]| {
@@ -416,6 +481,9 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     if i.classes.len() < MAX_CLASSES {
                         <button type="button" id="add-class" onclick={send(&state, |_: MouseEvent| ClusterAction::AddClass)}>{"Add a node class"}</button>
                     }
+                    <Slider id="cluster-horizon" label="followed for" positions={HORIZON_STOPS_MS.len()}
+                        position={nearest_stop(HORIZON_STOPS_MS, i.horizon_ms)} display={format_human_ms(i.horizon_ms)}
+                        onchange={stop_slider(&state, HORIZON_STOPS_MS, ClusterAction::Horizon)} />
                     <TextField id="cluster-other-nodes" label={html! {"other nodes (no crash-looping pod; their leases count)"}}
                         value={state.other_nodes_text.clone()} placeholder="0" oninput={send(&state, ClusterAction::OtherNodes)} />
                 </section>
@@ -472,10 +540,11 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>
                 </dl>
-                <ClusterCanvas id="chart-cluster" shown={shown.clone()} inputs={Rc::new(i.clone())} setting={false} dark={p.dark}
+                <ClusterCanvas id="chart-cluster" shown={shown.clone()} recommendation={rec.clone()} want={i.want.clone()} seconds_per_request={spr} setting={false} dark={p.dark}
                     alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
                 <div class="table-scroll">
                     <table class="summary" id="cluster-curves">
+                        <caption>{"Each kubelet curve on these nodes"}</caption>
                         <thead><tr><th>{"kubelet"}</th><th>{"peak requests"}</th><th>{"seats busy at peak"}</th><th>{"over the seats for"}</th></tr></thead>
                         <tbody>
                             { row("today's default (10 s / 5 min)", &shown.todays_default) }
@@ -486,6 +555,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                 </div>
                 <div class="table-scroll">
                     <table class="summary" id="cluster-classes">
+                        <caption>{"Each node class, on this configuration"}</caption>
                         <thead><tr><th>{"node class"}</th><th>{"nodes"}</th><th>{"one node's peak"}</th><th>{"the class's peak"}</th><th>{"kubelet rate limiter"}</th></tr></thead>
                         <tbody>{ for live.classes.iter().map(|c| html! {
                             <tr>
@@ -497,7 +567,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     </table>
                 </div>
                 <ul class="notes" id="cluster-notes">{ for live.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
-                <section class="panel" aria-labelledby="h-setting" id="setting">
+                <section class="panel" aria-labelledby="h-setting" id="setting" aria-busy={state.sweep_pending.then_some("true")}>
                     <h2 id="h-setting">{"Choose a setting"}</h2>
                     <p class="hint">{"Say what you want; every value of maxContainerRestartPeriod from 1 s to 5 min is tried on these nodes."}</p>
                     <div class="row">
@@ -518,12 +588,12 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>
                     { range }
-                    <ClusterCanvas id="chart-setting" shown={shown.clone()} inputs={Rc::new(i.clone())} setting={true} dark={p.dark}
+                    <ClusterCanvas id="chart-setting" shown={shown.clone()} recommendation={rec.clone()} want={i.want.clone()} seconds_per_request={spr} setting={true} dark={p.dark}
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
                     <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                     <div id="setting-snippets">
                         { for rec.snippets.iter().map(|s| html! {
-                            <div class="snippet">
+                            <div class="setting-snippet">
                                 <h3>{ s.platform.clone() }</h3>
                                 if let Some(text) = &s.text { <pre class="manifest">{ text.clone() }</pre> }
                                 <p class="fineprint">{ s.source.clone() }</p>
@@ -542,7 +612,9 @@ struct CanvasProps {
     id: AttrValue,
     alt: AttrValue,
     shown: Rc<ClusterShown>,
-    inputs: Rc<ClusterInputs>,
+    recommendation: Rc<Recommendation>,
+    want: cluster::Constraints,
+    seconds_per_request: f64,
     /// The setting chart, else the load chart.
     setting: bool,
     dark: bool,
@@ -563,14 +635,16 @@ fn ClusterCanvas(p: &CanvasProps) -> Html {
         use_effect_with(
             (
                 p.shown.clone(),
-                p.inputs.clone(),
+                p.recommendation.clone(),
+                p.want.clone(),
+                p.seconds_per_request.to_bits(),
                 p.setting,
                 width,
                 height,
                 (dpr * 100.0) as u64,
                 p.dark,
             ),
-            move |(shown, inputs, setting, width, height, ..)| {
+            move |(shown, recommendation, want, spr, setting, width, height, ..)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                     return;
                 };
@@ -578,10 +652,9 @@ fn ClusterCanvas(p: &CanvasProps) -> Html {
                 if let Some(backend) = super::canvas::Canvas::new(c) {
                     let area = backend.into_drawing_area();
                     let drawn = if *setting {
-                        draw_setting(&area, &shown.recommendation, &inputs.want, look).map(drop)
+                        draw_setting(&area, recommendation, want, look).map(drop)
                     } else {
-                        draw_cluster_load(&area, shown, inputs.api_server.seconds_per_request, look)
-                            .map(drop)
+                        draw_cluster_load(&area, shown, f64::from_bits(*spr), look).map(drop)
                     };
                     if let Err(e) = drawn {
                         web_sys::console::error_1(

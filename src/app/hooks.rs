@@ -360,11 +360,12 @@ pub fn after_rest(then: impl FnOnce() + 'static) -> Timeout {
     Timeout::new(REST_MS, then)
 }
 
-/// Runs `draw` once the state has rested `REST_MS` with the band
-/// pending: each new state (`shown`, a result's identity) restarts the wait,
-/// so a drag paints every move without the band, and the band follows.
+/// Runs `draw` once the state has rested `REST_MS` with work pending (the
+/// node view's jitter band, the cluster view's sweep): each new state
+/// (`shown`, a result's identity) restarts the wait, so a drag paints every
+/// move without it, and it follows.
 #[hook]
-pub fn use_band_later(pending: bool, shown: usize, draw: Callback<()>) {
+pub fn use_when_rested(pending: bool, shown: usize, draw: Callback<()>) {
     use_effect_with((pending, shown), move |&(pending, _)| {
         let timer = pending.then(|| after_rest(move || draw.emit(())));
         move || drop(timer)

@@ -277,7 +277,7 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     };
     {
         let d = state.dispatcher();
-        hooks::use_band_later(
+        hooks::use_when_rested(
             state.band_pending,
             state.shown.ptr(),
             Callback::from(move |()| d.dispatch(Action::Band)),

@@ -183,14 +183,40 @@ fn spread_sum(node: &[u64], nodes: u32, spread: usize, len: usize) -> Vec<u64> {
     out
 }
 
+/// One node's admitted `/pods` requests per window, and whether its
+/// client rate limiter binds: all a class needs of its node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSeries {
+    pub admitted_per_window: Vec<u64>,
+    pub limiter_binds: bool,
+}
+
+/// A class's node run through the kubelet model.
+pub fn node_series(s: &Scenario) -> NodeSeries {
+    let t = node_timeline(s, &pod_runs_unbanded(s));
+    NodeSeries {
+        limiter_binds: t.api.max_queue_delay_ms.iter().any(|&d| d > 0),
+        admitted_per_window: t.api.admitted_per_window,
+    }
+}
+
 /// The cluster's load over the longest class horizon (plus any spread).
 pub fn evaluate(cluster: &Cluster) -> ClusterResult {
+    evaluate_by(cluster, |s| std::rc::Rc::new(node_series(s)))
+}
+
+/// `evaluate`, each class's node from `series` (a cache: a node count or a
+/// spread moved re-sums the node's series without running it again).
+pub fn evaluate_by(
+    cluster: &Cluster,
+    mut series: impl FnMut(&Scenario) -> std::rc::Rc<NodeSeries>,
+) -> ClusterResult {
     let api = &cluster.api_server;
     let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
     let timelines: Vec<_> = cluster
         .node_classes
         .iter()
-        .map(|c| node_timeline(&c.scenario, &pod_runs_unbanded(&c.scenario)))
+        .map(|c| series(&c.scenario))
         .collect();
     let spreads: Vec<usize> = cluster
         .node_classes
@@ -200,13 +226,13 @@ pub fn evaluate(cluster: &Cluster) -> ClusterResult {
     let len = timelines
         .iter()
         .zip(&spreads)
-        .map(|(t, s)| t.api.admitted_per_window.len() + s.saturating_sub(1))
+        .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
         .max()
         .unwrap_or(0);
     let mut total = vec![0u64; len];
     let mut classes = vec![];
     for ((c, t), &spread) in cluster.node_classes.iter().zip(&timelines).zip(&spreads) {
-        let series = spread_sum(&t.api.admitted_per_window, c.nodes, spread, len);
+        let series = spread_sum(&t.admitted_per_window, c.nodes, spread, len);
         for (slot, r) in total.iter_mut().zip(&series) {
             *slot += r;
         }
@@ -215,9 +241,9 @@ pub fn evaluate(cluster: &Cluster) -> ClusterResult {
             nodes: c.nodes,
             peak_requests_per_second: per_s(series.iter().copied().max().unwrap_or(0)),
             node_peak_requests_per_second: per_s(
-                t.api.admitted_per_window.iter().copied().max().unwrap_or(0),
+                t.admitted_per_window.iter().copied().max().unwrap_or(0),
             ),
-            limiter_binds: t.api.max_queue_delay_ms.iter().any(|&d| d > 0),
+            limiter_binds: t.limiter_binds,
         });
     }
     let peak = per_s(total.iter().copied().max().unwrap_or(0));
@@ -367,13 +393,29 @@ fn configured(s: &Scenario, max: Ms, reduce: bool) -> Scenario {
 
 /// Every candidate under the constraints, and the configuration to apply.
 pub fn recommend(cluster: &Cluster, want: &Constraints) -> Recommendation {
-    let initial = if want.reduce_default_decay {
-        super::config::REDUCED_INITIAL_MS
-    } else {
-        super::config::DEFAULT_INITIAL_MS
-    };
+    judge(&sweep(cluster, want.reduce_default_decay), want)
+}
+
+/// Every value weighed on the cluster's nodes: the costly half of
+/// `recommend`, which no goal changes (`judge` is the other).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    pub reduce_default_decay: bool,
+    pub points: Vec<SweepPoint>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepPoint {
+    pub max_ms: Ms,
+    /// The system level's seats busy at peak, per cent of its nominal seats.
+    pub busy_percent: f64,
+    pub limiter_binds: bool,
+}
+
+/// The cluster evaluated at every candidate value (`candidate_values`).
+pub fn sweep(cluster: &Cluster, reduce: bool) -> Sweep {
     let seats = f64::from(cluster.api_server.level(apf::SYSTEM).nominal);
-    let candidates: Vec<Candidate> = candidate_values()
+    let points = candidate_values()
         .into_iter()
         .map(|max| {
             let c = Cluster {
@@ -381,23 +423,51 @@ pub fn recommend(cluster: &Cluster, want: &Constraints) -> Recommendation {
                     .node_classes
                     .iter()
                     .map(|n| NodeClass {
-                        scenario: configured(&n.scenario, max, want.reduce_default_decay),
+                        scenario: configured(&n.scenario, max, reduce),
                         ..n.clone()
                     })
                     .collect(),
                 ..cluster.clone()
             };
             let r = evaluate(&c);
-            let busy = 100.0 * cluster.api_server.seats_busy(r.peak_requests_per_second) / seats;
-            let wait = wait_after(initial, max, want.crashes);
-            Candidate {
+            SweepPoint {
                 max_ms: max,
-                initial_ms: initial.min(max),
+                busy_percent: 100.0 * cluster.api_server.seats_busy(r.peak_requests_per_second)
+                    / seats,
+                limiter_binds: r.classes.iter().any(|c| c.limiter_binds),
+            }
+        })
+        .collect();
+    Sweep {
+        reduce_default_decay: reduce,
+        points,
+    }
+}
+
+/// Which candidates meet `want`, the range and the recommendation: cheap,
+/// so a goal's slider redraws at once.
+pub fn judge(sweep: &Sweep, want: &Constraints) -> Recommendation {
+    let reduce = sweep.reduce_default_decay;
+    let initial = if reduce {
+        super::config::REDUCED_INITIAL_MS
+    } else {
+        super::config::DEFAULT_INITIAL_MS
+    };
+    let candidates: Vec<Candidate> = sweep
+        .points
+        .iter()
+        .map(|p| {
+            let wait = wait_after(initial, p.max_ms, want.crashes);
+            Candidate {
+                max_ms: p.max_ms,
+                initial_ms: initial.min(p.max_ms),
                 wait_ms: wait,
                 restart_ok: want.restart_within_ms.is_none_or(|w| wait <= w),
-                limiter_ok: !want.no_limiter_binds || r.classes.iter().all(|c| !c.limiter_binds),
-                busy_percent: (busy * 10.0).round() / 10.0,
-                busy_ok: want.max_system_busy_percent.is_none_or(|p| busy <= p),
+                limiter_ok: !want.no_limiter_binds || !p.limiter_binds,
+                busy_percent: (p.busy_percent * 10.0).round() / 10.0,
+                busy_ok: want
+                    .max_system_busy_percent
+                    .is_none_or(|m| p.busy_percent <= m),
             }
         })
         .collect();
@@ -417,7 +487,7 @@ pub fn recommend(cluster: &Cluster, want: &Constraints) -> Recommendation {
         _ => {}
     }
     Recommendation {
-        snippets: recommended.map_or_else(Vec::new, |m| snippets(m, want.reduce_default_decay)),
+        snippets: recommended.map_or_else(Vec::new, |m| snippets(m, reduce)),
         candidates,
         feasible_ms: feasible,
         recommended_ms: recommended,
@@ -605,5 +675,76 @@ pub fn preset(name: &str, api: ApiServer) -> Option<Cluster> {
         node_classes: classes,
         api_server: api,
         other_nodes: 0,
+    })
+}
+
+/// A curve's cluster in brief: `Report`'s `todaysDefault` and `compared`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Brief {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<&'static str>,
+    pub peak_requests_per_second: f64,
+    pub peak_seats_busy: f64,
+    pub time_over_seats_ms: Ms,
+}
+
+impl Brief {
+    fn of(r: &ClusterResult, curve: Option<&Preset>) -> Brief {
+        Brief {
+            id: curve.map(|c| c.id),
+            label: curve.map(|c| c.label),
+            peak_requests_per_second: r.peak_requests_per_second,
+            peak_seats_busy: r.peak_seats_busy,
+            time_over_seats_ms: r.time_over_seats_ms,
+        }
+    }
+}
+
+/// What `crashloop-explorer cluster` prints and the JS API's `cluster`
+/// returns: the cluster's result, today's default and each compared curve
+/// in brief, and the recommendation when constraints were given.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    #[serde(flatten)]
+    pub result: ClusterResult,
+    pub todays_default: Brief,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compared: Vec<Brief>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recommendation: Option<Recommendation>,
+}
+
+/// The cluster checked and evaluated, against today's default and the
+/// curves `compare` names (`presets` ids), with the recommendation for `want`.
+pub fn report(
+    c: &Cluster,
+    compare: &[String],
+    want: Option<&Constraints>,
+) -> Result<Report, String> {
+    c.validate()?;
+    let curves = super::presets::presets();
+    let compared = compare
+        .iter()
+        .map(|id| {
+            let curve = curves.iter().find(|p| p.id == *id).ok_or_else(|| {
+                let ids: Vec<&str> = curves.iter().map(|p| p.id).collect();
+                format!(
+                    "{}: not a curve ({})",
+                    super::field::quoted(id),
+                    ids.join(", ")
+                )
+            })?;
+            Ok(Brief::of(&evaluate(&c.on_curve(curve)?), Some(curve)))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Report {
+        result: evaluate(c),
+        todays_default: Brief::of(&evaluate(&c.on_todays_default()), None),
+        compared,
+        recommendation: want.map(|w| recommend(c, w)),
     })
 }

@@ -4,17 +4,15 @@
 use super::apf::ApiServer;
 use super::backoff::Ms;
 use super::cluster::{
-    evaluate, kubelet_config, recommend, ClusterResult, Constraints, NodeClass, Recommendation,
-    MAX_CLASSES, MAX_NODES, MAX_SPREAD_MS,
+    evaluate_by, judge, kubelet_config, sweep, ClusterResult, Constraints, NodeClass,
+    Recommendation, Sweep, MAX_CLASSES, MAX_NODES, MAX_SPREAD_MS,
 };
 use super::cluster::{Cluster, MAX_OTHER_NODES};
 use super::presets::presets;
 use super::scenario::{
-    Scenario, ScenarioSpec, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS, PODS_RANGE,
+    Scenario, ScenarioSpec, DEFAULT_HORIZON_MS, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS,
+    HORIZON_RANGE_MS, PODS_RANGE,
 };
-
-/// At most this many curves drawn beside the live one, as in the node view.
-pub const MAX_COMPARED: usize = 3;
 /// A class's name: a label, as long as a Kubernetes name.
 pub const MAX_CLASS_NAME: usize = 63;
 /// `maxContainerRestartPeriod`'s range, as the kubelet validates it.
@@ -50,6 +48,8 @@ pub struct ClusterInputs {
     pub api_server: ApiServer,
     /// Nodes that run no crash-looping pod (their leases still count).
     pub other_nodes: u32,
+    /// How long after the rollout the cluster is followed.
+    pub horizon_ms: Ms,
     /// KEP-4603's curves drawn beside the live one, by id (`presets`).
     pub compared: Vec<&'static str>,
     /// What the user wants of a setting.
@@ -74,6 +74,7 @@ impl Default for ClusterInputs {
             kube_api_burst: DEFAULT_KUBE_API_BURST,
             api_server: ApiServer::default(),
             other_nodes: 0,
+            horizon_ms: DEFAULT_HORIZON_MS,
             compared: vec!["new-default"],
             want: Constraints {
                 crashes: 5,
@@ -93,7 +94,6 @@ pub struct ClusterShown {
     pub todays_default: ClusterResult,
     /// Each compared curve's label and result, in the inputs' order.
     pub compared: Vec<(&'static str, ClusterResult)>,
-    pub recommendation: Recommendation,
 }
 
 impl ClusterInputs {
@@ -143,8 +143,8 @@ impl ClusterInputs {
         if self.other_nodes > MAX_OTHER_NODES {
             return Err(format!("otherNodes: at most {MAX_OTHER_NODES}"));
         }
-        if self.compared.len() > MAX_COMPARED {
-            return Err(format!("at most {MAX_COMPARED} compared curves"));
+        if !HORIZON_RANGE_MS.contains(&self.horizon_ms) {
+            return Err("horizonMs: 1 min to 24 h".into());
         }
         self.api_server.validate()
     }
@@ -165,6 +165,7 @@ impl ClusterInputs {
                     run_ms: Some(c.run_ms),
                     kube_api_qps: self.kube_api_qps,
                     kube_api_burst: self.kube_api_burst,
+                    horizon_ms: self.horizon_ms,
                     ..ScenarioSpec::default()
                 };
                 Scenario::try_from(spec)
@@ -187,29 +188,63 @@ impl ClusterInputs {
     }
 }
 
-/// The live cluster, today's default, each compared curve and the
-/// recommendation sweep.
+/// The live cluster, today's default and each compared curve.
 pub fn show(inputs: &ClusterInputs) -> Result<ClusterShown, String> {
+    show_by(inputs, |s| std::rc::Rc::new(super::cluster::node_series(s)))
+}
+
+/// `show`, each class's node from `series` (`cluster::evaluate_by`).
+pub fn show_by(
+    inputs: &ClusterInputs,
+    mut series: impl FnMut(&Scenario) -> std::rc::Rc<super::cluster::NodeSeries>,
+) -> Result<ClusterShown, String> {
     let cluster = inputs.cluster()?;
     let curves = presets();
     let compared = inputs
         .compared
         .iter()
         .filter_map(|id| curves.iter().find(|p| p.id == *id))
-        .map(|curve| Ok((curve.label, evaluate(&cluster.on_curve(curve)?))))
+        .map(|curve| {
+            Ok((
+                curve.label,
+                evaluate_by(&cluster.on_curve(curve)?, &mut series),
+            ))
+        })
         .collect::<Result<_, String>>()?;
     Ok(ClusterShown {
-        todays_default: evaluate(&cluster.on_todays_default()),
+        todays_default: evaluate_by(&cluster.on_todays_default(), &mut series),
         compared,
-        recommendation: recommend(
-            &cluster,
-            &Constraints {
-                reduce_default_decay: inputs.reduce_default_decay,
-                ..inputs.want.clone()
-            },
-        ),
-        live: evaluate(&cluster),
+        live: evaluate_by(&cluster, &mut series),
     })
+}
+
+/// Every value of `maxContainerRestartPeriod` weighed on these nodes, with
+/// the view's `ReduceDefaultCrashLoopBackOffDecay` choice.
+pub fn sweep_of(inputs: &ClusterInputs) -> Result<Sweep, String> {
+    Ok(sweep(&inputs.cluster()?, inputs.reduce_default_decay))
+}
+
+/// What the sweep depends on: the inputs less the live value, the compared
+/// curves and the goals, which it does not read.
+pub fn sweep_key(inputs: &ClusterInputs) -> ClusterInputs {
+    ClusterInputs {
+        max_ms: None,
+        compared: vec![],
+        want: ClusterInputs::default().want,
+        ..inputs.clone()
+    }
+}
+
+/// A sweep no dearer than the first view's three classes over 30 minutes
+/// (a few milliseconds): worked out on the move; a dearer one waits for
+/// the controls to rest. Its cost grows with the classes and the horizon.
+pub fn sweep_is_quick(inputs: &ClusterInputs) -> bool {
+    inputs.classes.len() as u64 * inputs.horizon_ms <= 3 * DEFAULT_HORIZON_MS
+}
+
+/// The goals judged over a sweep of these inputs.
+pub fn recommendation(inputs: &ClusterInputs) -> Result<Recommendation, String> {
+    Ok(judge(&sweep_of(inputs)?, &inputs.want))
 }
 
 /// Node classes from a pasted cluster (`cluster::classes_from_pods`), as the

@@ -1,22 +1,21 @@
 //! The cluster view's keys: each node class (`cn=name~nodes~pods~run~spread`,
 //! repeated), the kubelet (`cmax`, `cdecay`, `cqps=qps,burst`), the API
 //! servers (`capi=replicas,inflight,mutating,secondsPerRequest`), the other
-//! nodes (`cother`), the compared curves (`ccmp`) and what is wanted of a
+//! nodes (`cother`), the horizon (`ch`), the compared curves (`ccmp`) and what is wanted of a
 //! setting (`cwant=crashes,within,noLimiter,busyPercent`, empty for none).
 //! Read as `decode` reads: a bad value keeps the default and says so.
 
 use super::{format_go_duration_ms, parse_ms, presets, Notice, Reader};
 use crate::engine::cluster::{MAX_CLASSES, MAX_NODES, MAX_OTHER_NODES, MAX_SPREAD_MS};
 use crate::engine::cluster_view::{
-    ClassInputs, ClusterInputs, MAX_CLASS_NAME, MAX_COMPARED, MAX_RESTART_PERIOD_RANGE_MS,
-    MAX_RUN_MS,
+    ClassInputs, ClusterInputs, MAX_CLASS_NAME, MAX_RESTART_PERIOD_RANGE_MS, MAX_RUN_MS,
 };
-use crate::engine::scenario::{BURST_RANGE, PODS_RANGE, QPS_RANGE};
+use crate::engine::scenario::{BURST_RANGE, HORIZON_RANGE_MS, PODS_RANGE, QPS_RANGE};
 use crate::inputs::ClusterLink;
 
 /// The keys, in the order they are written.
-pub(super) const KEYS: [&str; 8] = [
-    "cn", "cmax", "cdecay", "cqps", "capi", "cother", "ccmp", "cwant",
+pub(super) const KEYS: [&str; 9] = [
+    "cn", "cmax", "cdecay", "cqps", "capi", "cother", "ch", "ccmp", "cwant",
 ];
 
 /// At most this busy, in per cent of the system level's seats.
@@ -63,15 +62,18 @@ pub fn cluster_inputs(link: &ClusterLink) -> (ClusterInputs, Vec<Notice>) {
                     c.other_nodes = n;
                 }
             }
+            "ch" => {
+                if let Some(h) = r.ms(key, v, &HORIZON_RANGE_MS) {
+                    c.horizon_ms = h;
+                }
+            }
             "ccmp" => {
                 let curves = presets();
                 c.compared.clear();
                 for id in v.split(',').filter(|id| !id.is_empty()) {
                     match curves.iter().find(|p| p.id == id) {
-                        Some(_) if c.compared.len() == MAX_COMPARED => {
-                            r.notice(key, id, format!("at most {MAX_COMPARED} compared curves"))
-                        }
-                        Some(p) => c.compared.push(p.id),
+                        Some(p) if !c.compared.contains(&p.id) => c.compared.push(p.id),
+                        Some(_) => {}
                         None => r.notice(key, id, "not one of the KEP's curves"),
                     }
                 }
@@ -223,6 +225,7 @@ pub fn cluster_link(c: &ClusterInputs) -> ClusterLink {
         )
     });
     put("cother", c.other_nodes != 0, &|| c.other_nodes.to_string());
+    put("ch", c.horizon_ms != d.horizon_ms, &|| go(c.horizon_ms));
     put("ccmp", c.compared != d.compared, &|| c.compared.join(","));
     let w = &c.want;
     let same_want = (
