@@ -137,6 +137,31 @@ fn cluster() {
             black_box(evaluate(black_box(&c)));
         },
     );
+    // What the cluster view works out on a move at its first view (one
+    // class, 30 min: the curves and the sweep), and the sweep it leaves for
+    // the controls' rest at the size above.
+    use crashloop_explorer::engine::cluster::sweep;
+    use crashloop_explorer::engine::cluster_view::{recommendation, show, ClusterInputs};
+    let first = ClusterInputs::default();
+    measure(
+        "cluster view: a move at the first view (curves + sweep)",
+        || {
+            black_box(show(black_box(&first)).ok());
+            black_box(recommendation(black_box(&first)).ok());
+        },
+    );
+    measure(
+        "cluster sweep: 108 values × the 3 classes above (after the controls rest)",
+        || {
+            black_box(sweep(black_box(&c), false));
+        },
+    );
+    // A node count moved: every value's nodes are kept, and re-summed.
+    use crashloop_explorer::engine::cluster::{sweep_nodes, sweep_with};
+    let nodes = sweep_nodes(&c, false);
+    measure("cluster sweep, its nodes kept (a node count moved)", || {
+        black_box(sweep_with(black_box(&c), &nodes));
+    });
 }
 
 fn main() {

@@ -37,7 +37,7 @@ const scenarios = [
   // The cluster view at its default (one class of 5,000 nodes, 30 min), and
   // at the size: three classes of 5,000 nodes × 110 pods, 24 h, a
   // 1 s cap, four compared curves (the sweep waits for the controls to rest).
-  { name: "cluster view, #class-0-nodes", url: "?v=1.37&view=cluster", slider: "#class-0-nodes", from: 0, to: 13 },
+  { name: "cluster view (5,000 nodes, 30 min)", url: "?v=1.37&view=cluster", slider: "#class-0-nodes", from: 0, to: 13 },
   { name: "cluster: 3 classes × 5,000 nodes × 110 pods, 24 h, 1 s cap, 4 curves", url: CLUSTER_WORST, slider: "#class-0-nodes", from: 0, to: 13 },
   // Not the app: a plain page making the changes a default move makes
   // (scripts/bench-floor.html), the browser's own share of the default row.

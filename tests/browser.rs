@@ -1692,3 +1692,49 @@ async fn choose_a_setting_shows_a_range_and_a_snippet() {
     assert_eq!(page.text("cluster-max-value"), "30s");
     page.pixels_as_drawn("chart-setting");
 }
+
+/// A pasted cluster becomes node classes: nodes grouped by how many
+/// crash-looping pods they run (node-a and node-b two each, node-c one,
+/// node-d none: it renews its lease all the same).
+#[wasm_bindgen_test]
+async fn a_pasted_cluster_becomes_node_classes() {
+    let page = Page::mount_at("v=1.37&view=cluster").await;
+    let table = "NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n\
+        a   p1   0/1   CrashLoopBackOff   4 (10s ago)   1h   10.0.0.1   node-a   <none>   <none>\n\
+        a   p2   0/1   Error   2 (1s ago)   1h   10.0.0.2   node-a   <none>   <none>\n\
+        a   p3   0/1   CrashLoopBackOff   9   1h   10.0.0.3   node-b   <none>   <none>\n\
+        a   p4   0/1   OOMKilled   3   1h   10.0.0.4   node-b   <none>   <none>\n\
+        a   p5   0/1   CrashLoopBackOff   1   1h   10.0.0.5   node-c   <none>   <none>\n\
+        a   p7   1/1   Running   0   1h   10.0.0.7   node-d   <none>   <none>\n";
+    page.type_into("cluster-paste", table).await;
+    page.click("cluster-load").await;
+    let classes = page.text("cluster-classes");
+    assert!(
+        classes.contains("1 crash-looping pod(s) per node"),
+        "{classes}"
+    );
+    assert!(
+        classes.contains("2 crash-looping pod(s) per node"),
+        "{classes}"
+    );
+    assert_eq!(page.input("cluster-other-nodes").value(), "1");
+    assert!(page
+        .text("cluster-paste-notes")
+        .starts_with("4 nodes, 3 of them running crash-looping pods"));
+    // Two nodes of two pods and one of one: 5 starts × 5 requests in the
+    // first window, 2.5 per second.
+    assert_eq!(page.text("cluster-peak"), "2.5 /s");
+    // Text with no node is said so, and the classes stay.
+    page.type_into(
+        "cluster-paste",
+        "NAME READY STATUS RESTARTS AGE\nweb 0/1 CrashLoopBackOff 3 1h\n",
+    )
+    .await;
+    page.click("cluster-load").await;
+    assert!(page
+        .text("cluster-paste-error")
+        .starts_with("no node runs a crash-looping pod"));
+    assert!(page
+        .text("cluster-classes")
+        .contains("2 crash-looping pod(s) per node"));
+}

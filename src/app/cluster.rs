@@ -16,11 +16,11 @@ use super::stops::{
 };
 use crate::chart::{draw_cluster_load, draw_setting, Look};
 use crate::engine::cluster::{
-    self, judge, ClusterResult, Recommendation, Sweep, MAX_CLASSES, PRESETS,
+    self, judge, ClusterResult, Recommendation, Sweep, SweepNodes, MAX_CLASSES, PRESETS,
 };
 use crate::engine::cluster_view::{
-    classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_of, ClassInputs, ClusterInputs,
-    ClusterShown, MAX_RESTART_PERIOD_RANGE_MS,
+    classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, sweep_nodes_of,
+    sweep_with_of, ClassInputs, ClusterInputs, ClusterShown, NodesKey, MAX_RESTART_PERIOD_RANGE_MS,
 };
 use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
 use crate::engine::presets::presets;
@@ -61,6 +61,8 @@ pub struct ClusterState {
     pub shown: Rc<ClusterShown>,
     /// The last sweep, and the inputs it was made for (`sweep_key`).
     pub sweep: Option<(ClusterInputs, Rc<Sweep>)>,
+    /// The last sweep's nodes, and what they depend on (`sweep_nodes_key`).
+    pub sweep_nodes: Option<(NodesKey, Rc<SweepNodes>)>,
     /// The goals judged over the last sweep.
     pub recommendation: Rc<Recommendation>,
     /// The sweep is behind the inputs: it runs once the controls rest.
@@ -134,6 +136,7 @@ impl ClusterState {
             recommendation: Rc::new(no_recommendation()),
             sweep_pending: false,
             cache,
+            sweep_nodes: None,
             paste: String::new(),
             paste_notes: vec![],
             paste_error: None,
@@ -143,16 +146,30 @@ impl ClusterState {
         state
     }
 
-    /// Weighs every value on the nodes now, and judges the goals over it.
+    /// Weighs every value on the nodes now (running them, unless the last
+    /// sweep's are these inputs'), and judges the goals over it.
     fn run_sweep(&mut self) {
-        if let Ok(sweep) = sweep_of(&self.inputs) {
-            self.sweep = Some((sweep_key(&self.inputs), Rc::new(sweep)));
+        let key = sweep_nodes_key(&self.inputs);
+        let nodes = match &self.sweep_nodes {
+            Some((k, nodes)) if *k == key => Ok(nodes.clone()),
+            _ => sweep_nodes_of(&self.inputs).map(Rc::new),
+        };
+        let swept = nodes.and_then(|n| Ok((sweep_with_of(&self.inputs, &n)?, n)));
+        match swept {
+            Ok((sweep, nodes)) => {
+                self.sweep_nodes = Some((key, nodes));
+                self.sweep = Some((sweep_key(&self.inputs), Rc::new(sweep)));
+                self.rejudge();
+            }
+            // Inputs that cannot be shown keep the last judgement.
+            Err(_) => self.sweep_pending = false,
         }
-        self.rejudge();
     }
 
-    /// The goals judged over the sweep when it is the inputs'; a quick
-    /// sweep is run again at once, a dear one once the controls rest.
+    /// The goals judged over the sweep when it is the inputs'. Otherwise
+    /// the sweep runs again at once when it is quick (`sweep_is_quick`: its
+    /// nodes are kept when only node counts, spreads or the API servers
+    /// moved), else once the controls rest.
     fn rejudge(&mut self) {
         let key = sweep_key(&self.inputs);
         match &self.sweep {
@@ -160,8 +177,17 @@ impl ClusterState {
                 self.recommendation = Rc::new(judge(sweep, &self.inputs.want));
                 self.sweep_pending = false;
             }
-            _ if sweep_is_quick(&self.inputs) => self.run_sweep(),
-            _ => self.sweep_pending = true,
+            _ => {
+                let kept = self
+                    .sweep_nodes
+                    .as_ref()
+                    .is_some_and(|(k, _)| *k == sweep_nodes_key(&self.inputs));
+                if sweep_is_quick(&self.inputs, kept) {
+                    self.run_sweep();
+                } else {
+                    self.sweep_pending = true;
+                }
+            }
         }
     }
 
@@ -540,7 +566,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>
                 </dl>
-                <ClusterCanvas id="chart-cluster" shown={shown.clone()} recommendation={rec.clone()} want={i.want.clone()} seconds_per_request={spr} setting={false} dark={p.dark}
+                <ClusterCanvas id="chart-cluster" chart={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
                     alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
                 <div class="table-scroll">
                     <table class="summary" id="cluster-curves">
@@ -588,7 +614,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>
                     { range }
-                    <ClusterCanvas id="chart-setting" shown={shown.clone()} recommendation={rec.clone()} want={i.want.clone()} seconds_per_request={spr} setting={true} dark={p.dark}
+                    <ClusterCanvas id="chart-setting" chart={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
                     <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                     <div id="setting-snippets">
@@ -611,13 +637,18 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
 struct CanvasProps {
     id: AttrValue,
     alt: AttrValue,
-    shown: Rc<ClusterShown>,
-    recommendation: Rc<Recommendation>,
-    want: cluster::Constraints,
-    seconds_per_request: f64,
-    /// The setting chart, else the load chart.
-    setting: bool,
+    chart: ChartOf,
     dark: bool,
+}
+
+/// A chart and all it draws from, so that each redraws only when its own
+/// data changed.
+#[derive(Clone, PartialEq)]
+enum ChartOf {
+    /// Seats busy over time, at this many seconds a request.
+    Load(Rc<ClusterShown>, f64),
+    /// Each goal over the values.
+    Setting(Rc<Recommendation>, cluster::Constraints),
 }
 
 #[function_component]
@@ -633,28 +664,21 @@ fn ClusterCanvas(p: &CanvasProps) -> Html {
             dark: p.dark,
         };
         use_effect_with(
-            (
-                p.shown.clone(),
-                p.recommendation.clone(),
-                p.want.clone(),
-                p.seconds_per_request.to_bits(),
-                p.setting,
-                width,
-                height,
-                (dpr * 100.0) as u64,
-                p.dark,
-            ),
-            move |(shown, recommendation, want, spr, setting, width, height, ..)| {
+            (p.chart.clone(), width, height, (dpr * 100.0) as u64, p.dark),
+            move |(chart, width, height, ..)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                     return;
                 };
                 super::charts::size_canvas(&c, *width, *height);
                 if let Some(backend) = super::canvas::Canvas::new(c) {
                     let area = backend.into_drawing_area();
-                    let drawn = if *setting {
-                        draw_setting(&area, recommendation, want, look).map(drop)
-                    } else {
-                        draw_cluster_load(&area, shown, f64::from_bits(*spr), look).map(drop)
+                    let drawn = match chart {
+                        ChartOf::Setting(rec, want) => {
+                            draw_setting(&area, rec, want, look).map(drop)
+                        }
+                        ChartOf::Load(shown, spr) => {
+                            draw_cluster_load(&area, shown, *spr, look).map(drop)
+                        }
                     };
                     if let Err(e) = drawn {
                         web_sys::console::error_1(

@@ -9,6 +9,8 @@
 //! shifted, so the class is the node's series averaged over the spread
 //! (a running sum, not a loop over nodes).
 
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 
 use super::apf::{self, ApiServer, LevelSeats};
@@ -163,29 +165,56 @@ pub struct ClusterResult {
 /// A node's admitted requests per window spread over `spread` windows: the
 /// mean of the series shifted by 0 … spread − 1 windows, times `nodes`.
 fn spread_sum(node: &[u64], nodes: u32, spread: usize, len: usize) -> Vec<u64> {
-    let n = u64::from(nodes);
-    if spread <= 1 {
-        let mut out: Vec<u64> = node.iter().map(|r| r * n).collect();
-        out.resize(len, 0);
-        return out;
-    }
-    // Nodes are spread evenly: in window w the class sends
-    // Σ_{j<spread} node[w − j] · nodes / spread, a running sum of the node.
     let mut out = vec![0u64; len];
-    let mut running: u128 = 0;
-    for (w, slot) in out.iter_mut().enumerate() {
-        running += u128::from(node.get(w).copied().unwrap_or(0));
-        if w >= spread {
-            running -= u128::from(node.get(w - spread).copied().unwrap_or(0));
-        }
-        *slot = (running * u128::from(n) / spread as u128) as u64;
-    }
+    spread_add(node, nodes, spread, &mut out);
     out
 }
 
+/// `spread_sum` added into `out`.
+fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
+    let n = u64::from(nodes);
+    if spread <= 1 {
+        for (slot, r) in out.iter_mut().zip(node) {
+            *slot += r * n;
+        }
+        return;
+    }
+    // Nodes are spread evenly: in window w the class sends
+    // Σ_{j<spread} node[w − j] · nodes / spread, a running sum of the node:
+    // in u64 where the node's whole series times the nodes fits (a day's
+    // always does; u128's division is many times slower in wasm), else u128.
+    let at = |w: usize| node.get(w).copied().unwrap_or(0);
+    let fits = node
+        .iter()
+        .try_fold(0u64, |sum, &r| sum.checked_add(r))
+        .and_then(|sum| sum.checked_mul(n))
+        .is_some();
+    if fits {
+        let (mut running, spread) = (0u64, spread as u64);
+        for (w, slot) in out.iter_mut().enumerate() {
+            running += at(w);
+            if w as u64 >= spread {
+                running -= at(w - spread as usize);
+            }
+            *slot += running * n / spread;
+        }
+        return;
+    }
+    let mut running: u128 = 0;
+    for (w, slot) in out.iter_mut().enumerate() {
+        running += u128::from(at(w));
+        if w >= spread {
+            running -= u128::from(at(w - spread));
+        }
+        *slot += (running * u128::from(n) / spread as u128) as u64;
+    }
+}
+
 /// One node's admitted `/pods` requests per window, and whether its
-/// client rate limiter binds: all a class needs of its node.
-#[derive(Debug, Clone, PartialEq)]
+/// client rate limiter binds: all a class needs of its node. `Eq`, so that
+/// comparing two `Rc`s of one series (a state kept from move to move)
+/// stops at their address instead of reading a day's windows.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeSeries {
     pub admitted_per_window: Vec<u64>,
     pub limiter_binds: bool,
@@ -202,22 +231,27 @@ pub fn node_series(s: &Scenario) -> NodeSeries {
 
 /// The cluster's load over the longest class horizon (plus any spread).
 pub fn evaluate(cluster: &Cluster) -> ClusterResult {
-    evaluate_by(cluster, |s| std::rc::Rc::new(node_series(s)))
+    evaluate_by(cluster, |s| Rc::new(node_series(s)))
 }
 
 /// `evaluate`, each class's node from `series` (a cache: a node count or a
 /// spread moved re-sums the node's series without running it again).
 pub fn evaluate_by(
     cluster: &Cluster,
-    mut series: impl FnMut(&Scenario) -> std::rc::Rc<NodeSeries>,
+    mut series: impl FnMut(&Scenario) -> Rc<NodeSeries>,
 ) -> ClusterResult {
-    let api = &cluster.api_server;
-    let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
     let timelines: Vec<_> = cluster
         .node_classes
         .iter()
         .map(|c| series(&c.scenario))
         .collect();
+    evaluate_series(cluster, &timelines)
+}
+
+/// The cluster's load from each class's node series, in the classes' order.
+fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterResult {
+    let api = &cluster.api_server;
+    let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
     let spreads: Vec<usize> = cluster
         .node_classes
         .iter()
@@ -231,7 +265,7 @@ pub fn evaluate_by(
         .unwrap_or(0);
     let mut total = vec![0u64; len];
     let mut classes = vec![];
-    for ((c, t), &spread) in cluster.node_classes.iter().zip(&timelines).zip(&spreads) {
+    for ((c, t), &spread) in cluster.node_classes.iter().zip(timelines).zip(&spreads) {
         let series = spread_sum(&t.admitted_per_window, c.nodes, spread, len);
         for (slot, r) in total.iter_mut().zip(&series) {
             *slot += r;
@@ -414,32 +448,85 @@ pub struct SweepPoint {
 
 /// The cluster evaluated at every candidate value (`candidate_values`).
 pub fn sweep(cluster: &Cluster, reduce: bool) -> Sweep {
-    let seats = f64::from(cluster.api_server.level(apf::SYSTEM).nominal);
-    let points = candidate_values()
+    sweep_with(cluster, &sweep_nodes(cluster, reduce))
+}
+
+/// Each candidate value's node series for every class, in the classes'
+/// order: the costly part of a sweep, which node counts, spreads and the
+/// API servers do not change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepNodes {
+    pub reduce_default_decay: bool,
+    pub per_value: Vec<(Ms, Vec<Rc<NodeSeries>>)>,
+}
+
+/// Runs every class's node at every candidate value (classes alike run once).
+pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
+    let per_value = candidate_values()
         .into_iter()
         .map(|max| {
-            let c = Cluster {
-                node_classes: cluster
-                    .node_classes
-                    .iter()
-                    .map(|n| NodeClass {
-                        scenario: configured(&n.scenario, max, reduce),
-                        ..n.clone()
-                    })
-                    .collect(),
-                ..cluster.clone()
-            };
-            let r = evaluate(&c);
+            let mut ran: Vec<(Scenario, Rc<NodeSeries>)> = vec![];
+            let series = cluster
+                .node_classes
+                .iter()
+                .map(|n| {
+                    let s = configured(&n.scenario, max, reduce);
+                    if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
+                        return done.clone();
+                    }
+                    let done = Rc::new(node_series(&s));
+                    ran.push((s, done.clone()));
+                    done
+                })
+                .collect();
+            (max, series)
+        })
+        .collect();
+    SweepNodes {
+        reduce_default_decay: reduce,
+        per_value,
+    }
+}
+
+/// The sweep from its nodes (`sweep_nodes` of the same classes' workloads):
+/// each value's classes summed into one series for its peak, nothing else
+/// (no per-class series, no notes), so a node count moved re-sums 108
+/// values within a frame.
+pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
+    let api = &cluster.api_server;
+    let seats = f64::from(api.level(apf::SYSTEM).nominal);
+    let spreads: Vec<usize> = cluster
+        .node_classes
+        .iter()
+        .map(|c| (c.spread_ms / LOAD_WINDOW_MS) as usize)
+        .collect();
+    let mut total: Vec<u64> = vec![];
+    let points = nodes
+        .per_value
+        .iter()
+        .map(|(max, series)| {
+            let len = series
+                .iter()
+                .zip(&spreads)
+                .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
+                .max()
+                .unwrap_or(0);
+            total.clear();
+            total.resize(len, 0);
+            for ((c, t), &spread) in cluster.node_classes.iter().zip(series).zip(&spreads) {
+                spread_add(&t.admitted_per_window, c.nodes, spread, &mut total);
+            }
+            let peak =
+                total.iter().copied().max().unwrap_or(0) as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
             SweepPoint {
-                max_ms: max,
-                busy_percent: 100.0 * cluster.api_server.seats_busy(r.peak_requests_per_second)
-                    / seats,
-                limiter_binds: r.classes.iter().any(|c| c.limiter_binds),
+                max_ms: *max,
+                busy_percent: 100.0 * api.seats_busy(peak) / seats,
+                limiter_binds: series.iter().any(|t| t.limiter_binds),
             }
         })
         .collect();
     Sweep {
-        reduce_default_decay: reduce,
+        reduce_default_decay: nodes.reduce_default_decay,
         points,
     }
 }
