@@ -28,6 +28,9 @@ const states = [
     await page.fill("#rule-1-values", "0, 1");
     await page.waitForSelector("#job-errors");
   }],
+  ["cluster view", "?v=1.37&view=cluster", async (page) => {
+    await page.waitForSelector("#setting-snippets pre");
+  }],
   ["embed", "?v=1.37&embed=1&controls=initial,max,pods", async () => {}],
 ];
 const looks = [

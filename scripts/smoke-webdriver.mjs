@@ -172,6 +172,9 @@ async function smoke() {
     for (const e of (await run("return window.__errors;")) || []) fail(`${engine}: error: ${e}`);
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
     await until("ink on the Job chart", inked, "#chart-job");
+    await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=cluster` });
+    await until("ink on the cluster chart", inked, "#chart-cluster");
+    await until("ink on the setting chart", inked, "#chart-setting");
     // The custom element: two instances, each drawn in its own shadow root.
     await wd("POST", `${s}/url`, { url: `${base}examples/element.html` });
     for (const i of [0, 1]) {

@@ -542,3 +542,57 @@ pub fn Chart(p: &ChartProps) -> Html {
         </figure>
     }
 }
+
+/// What a `DrawnCanvas` draws, and from what: the Job and cluster views'
+/// charts, each redrawn when its own data changed.
+pub trait Drawn: PartialEq + Clone + 'static {
+    fn draw(&self, area: &DrawingArea<Canvas, Shift>, look: Look) -> Result<(), String>;
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DrawnProps<D: Drawn> {
+    pub id: AttrValue,
+    /// What the chart shows, for screen readers.
+    pub alt: AttrValue,
+    pub height: u32,
+    pub data: D,
+    pub dark: bool,
+}
+
+/// A canvas the width of its container, drawn at the device pixel ratio
+/// from `data` whenever it, the size, the ratio or the theme change.
+#[function_component]
+pub fn DrawnCanvas<D: Drawn>(p: &DrawnProps<D>) -> Html {
+    let figure = use_node_ref();
+    let canvas = use_node_ref();
+    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), p.height);
+    {
+        let canvas = canvas.clone();
+        let look = Look {
+            scale: dpr,
+            dark: p.dark,
+        };
+        use_effect_with(
+            (p.data.clone(), width, height, (dpr * 100.0) as u64, p.dark),
+            move |(data, width, height, ..)| {
+                let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+                    return;
+                };
+                size_canvas(&c, *width, *height);
+                if let Some(backend) = Canvas::new(c) {
+                    if let Err(e) = data.draw(&backend.into_drawing_area(), look) {
+                        web_sys::console::error_1(&format!("drawing a chart: {e}").into());
+                    }
+                }
+            },
+        );
+    }
+    html! {
+        <figure class="chart" ref={figure}>
+            <canvas id={p.id.clone()} ref={canvas}
+                width={((f64::from(width) * dpr).round() as u32).to_string()}
+                height={((f64::from(height) * dpr).round() as u32).to_string()}
+                role="img" aria-label={p.alt.clone()}></canvas>
+        </figure>
+    }
+}

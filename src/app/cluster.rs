@@ -6,9 +6,9 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::charts::DrawnCanvas;
 use super::controls::{Checkbox, Slider, TextArea, TextField};
 use super::stops::{
     nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, HORIZON_STOPS_MS, MAX_STOPS_MS, QPS_STOPS,
@@ -279,17 +279,7 @@ impl Reducible for ClusterState {
             }
             ClusterAction::Preset(name) => {
                 if let Some(c) = cluster::preset(name, i.api_server.clone()) {
-                    i.classes = c
-                        .node_classes
-                        .into_iter()
-                        .map(|c| ClassInputs {
-                            pods: c.scenario.spec().pods.unwrap_or(1),
-                            name: c.name,
-                            nodes: c.nodes,
-                            run_ms: 0,
-                            spread_ms: c.spread_ms,
-                        })
-                        .collect();
+                    i.classes = c.node_classes.into_iter().map(ClassInputs::from).collect();
                     i.other_nodes = 0;
                     s.other_nodes_text = "0".into();
                 }
@@ -566,7 +556,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>
                 </dl>
-                <ClusterCanvas id="chart-cluster" chart={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
+                <DrawnCanvas<ChartOf> id="chart-cluster" height={300} data={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
                     alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
                 <div class="table-scroll">
                     <table class="summary" id="cluster-curves">
@@ -614,7 +604,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>
                     { range }
-                    <ClusterCanvas id="chart-setting" chart={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
+                    <DrawnCanvas<ChartOf> id="chart-setting" height={300} data={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
                     <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                     <div id="setting-snippets">
@@ -633,16 +623,8 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct CanvasProps {
-    id: AttrValue,
-    alt: AttrValue,
-    chart: ChartOf,
-    dark: bool,
-}
-
-/// A chart and all it draws from, so that each redraws only when its own
-/// data changed.
+/// A chart of the view and all it draws from, so that each redraws only
+/// when its own data changed.
 #[derive(Clone, PartialEq)]
 enum ChartOf {
     /// Seats busy over time, at this many seconds a request.
@@ -651,50 +633,16 @@ enum ChartOf {
     Setting(Rc<Recommendation>, cluster::Constraints),
 }
 
-#[function_component]
-fn ClusterCanvas(p: &CanvasProps) -> Html {
-    let figure = use_node_ref();
-    let canvas = use_node_ref();
-    let super::charts::CanvasSize { width, height, dpr } =
-        super::charts::use_canvas_size(figure.clone(), 300);
-    {
-        let canvas = canvas.clone();
-        let look = Look {
-            scale: dpr,
-            dark: p.dark,
-        };
-        use_effect_with(
-            (p.chart.clone(), width, height, (dpr * 100.0) as u64, p.dark),
-            move |(chart, width, height, ..)| {
-                let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
-                    return;
-                };
-                super::charts::size_canvas(&c, *width, *height);
-                if let Some(backend) = super::canvas::Canvas::new(c) {
-                    let area = backend.into_drawing_area();
-                    let drawn = match chart {
-                        ChartOf::Setting(rec, want) => {
-                            draw_setting(&area, rec, want, look).map(drop)
-                        }
-                        ChartOf::Load(shown, spr) => {
-                            draw_cluster_load(&area, shown, *spr, look).map(drop)
-                        }
-                    };
-                    if let Err(e) = drawn {
-                        web_sys::console::error_1(
-                            &format!("drawing the cluster chart: {e}").into(),
-                        );
-                    }
-                }
-            },
-        );
-    }
-    html! {
-        <figure class="chart" ref={figure}>
-            <canvas id={p.id.clone()} ref={canvas}
-                width={((f64::from(width) * dpr).round() as u32).to_string()}
-                height={((f64::from(height) * dpr).round() as u32).to_string()}
-                role="img" aria-label={p.alt.clone()}></canvas>
-        </figure>
+impl super::charts::Drawn for ChartOf {
+    fn draw(
+        &self,
+        area: &DrawingArea<super::canvas::Canvas, plotters::coord::Shift>,
+        look: Look,
+    ) -> Result<(), String> {
+        match self {
+            ChartOf::Setting(rec, want) => draw_setting(area, rec, want, look).map(drop),
+            ChartOf::Load(shown, spr) => draw_cluster_load(area, shown, *spr, look).map(drop),
+        }
+        .map_err(|e| e.to_string())
     }
 }

@@ -16,6 +16,7 @@ use super::state::PodGroup;
 use crate::chart::{Kind, Look};
 use crate::inputs::Page;
 use crate::share;
+use crate::share::Notice;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct PartProps {
@@ -43,71 +44,92 @@ pub fn PartApp(p: &PartProps) -> Html {
     }
 }
 
-/// The cluster view, read from the link once, as the Job view is.
-#[function_component]
-fn ClusterPart(p: &PartProps) -> Html {
-    let start = {
-        let link = p.link.clone();
-        use_memo((), move |_| {
-            share::cluster_inputs(&share::decode(&link).0.cluster)
-        })
-    };
-    let state = {
-        let start = start.clone();
-        use_reducer(move || ClusterState::new(start.0.clone()))
-    };
-    let keys = share::encode(&Page {
-        cluster: share::cluster_link(&state.inputs),
-        ..Page::default()
-    });
-    {
-        let on_message = p.on_message.clone();
-        use_effect_with(keys, move |keys| on_message.emit(keys.clone()));
+/// A view in the second wasm whose state a link describes (the Job and
+/// cluster views): read from the page's link once, when mounted; from then
+/// on the state is the truth, and the page's link follows it.
+trait LinkedView: Reducible + 'static {
+    type Inputs: Clone + 'static;
+    /// Where its notices go.
+    const NOTICES_ID: &'static str;
+    /// Its inputs from a page's link, and what in it was not used.
+    fn read(page: Page) -> (Self::Inputs, Vec<Notice>);
+    fn start(inputs: Self::Inputs) -> Self;
+    /// Its inputs as a page's link keys.
+    fn keys(&self) -> Page;
+}
+
+impl LinkedView for JobState {
+    type Inputs = crate::inputs::JobInputs;
+    const NOTICES_ID: &'static str = "job-link-notices";
+    fn read(page: Page) -> (Self::Inputs, Vec<Notice>) {
+        share::job_inputs(&page.job)
     }
-    html! {
-        <>
-            if !start.1.is_empty() {
-                <div class="notices" id="cluster-link-notices" role="status">
-                    { super::notice_list(&start.1) }
-                </div>
-            }
-            <ClusterView state={state} dark={p.dark} />
-        </>
+    fn start(inputs: Self::Inputs) -> Self {
+        JobState::new(inputs)
+    }
+    fn keys(&self) -> Page {
+        Page {
+            job: share::job_link(&self.inputs),
+            ..Page::default()
+        }
     }
 }
 
-/// The Job view. The link is read once, when mounted: from then on the
-/// view's state is the truth, and the page's link follows it.
-#[function_component]
-fn JobPart(p: &PartProps) -> Html {
+impl LinkedView for ClusterState {
+    type Inputs = crate::inputs::ClusterInputs;
+    const NOTICES_ID: &'static str = "cluster-link-notices";
+    fn read(page: Page) -> (Self::Inputs, Vec<Notice>) {
+        share::cluster_inputs(&page.cluster)
+    }
+    fn start(inputs: Self::Inputs) -> Self {
+        ClusterState::new(inputs)
+    }
+    fn keys(&self) -> Page {
+        Page {
+            cluster: share::cluster_link(&self.inputs),
+            ..Page::default()
+        }
+    }
+}
+
+/// A linked view's state, and the link's notices shown above it. Every
+/// change, and once at first, its keys go back as the view writes them (a
+/// bad one dropped).
+#[hook]
+fn use_linked<S: LinkedView>(p: &PartProps) -> (UseReducerHandle<S>, Html) {
     let start = {
         let link = p.link.clone();
-        use_memo((), move |_| share::job_inputs(&share::decode(&link).0.job))
+        use_memo((), move |_| S::read(share::decode(&link).0))
     };
-    let job = {
+    let state = {
         let start = start.clone();
-        use_reducer(move || JobState::new(start.0.clone()))
+        use_reducer(move || S::start(start.0.clone()))
     };
-    // Every change, and once at first: a link's keys come back as the view
-    // writes them (a bad one dropped).
-    let keys = share::encode(&Page {
-        job: share::job_link(&job.inputs),
-        ..Page::default()
-    });
+    let keys = share::encode(&state.keys());
     {
         let on_message = p.on_message.clone();
         use_effect_with(keys, move |keys| on_message.emit(keys.clone()));
     }
-    html! {
-        <>
-            if !start.1.is_empty() {
-                <div class="notices" id="job-link-notices" role="status">
-                    { super::notice_list(&start.1) }
-                </div>
-            }
-            <JobView state={job} dark={p.dark} />
-        </>
-    }
+    let notices = html! {
+        if !start.1.is_empty() {
+            <div class="notices" id={S::NOTICES_ID} role="status">
+                { super::notice_list(&start.1) }
+            </div>
+        }
+    };
+    (state, notices)
+}
+
+#[function_component]
+fn ClusterPart(p: &PartProps) -> Html {
+    let (state, notices) = use_linked::<ClusterState>(p);
+    html! { <>{ notices }<ClusterView state={state} dark={p.dark} /></> }
+}
+
+#[function_component]
+fn JobPart(p: &PartProps) -> Html {
+    let (state, notices) = use_linked::<JobState>(p);
+    html! { <>{ notices }<JobView state={state} dark={p.dark} /></> }
 }
 
 /// The pod reader's body, assuming the kubelet the page's link sets.

@@ -4,9 +4,9 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::charts::DrawnCanvas;
 use super::controls::{codes_text, parse_codes, Choice, Slider, TextArea, TextField};
 use super::state::nearest_stop;
 use crate::chart::draw_job;
@@ -454,49 +454,19 @@ fn RuleEditor(p: &RuleProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct GanttProps {
-    run: Rc<JobRun>,
-    dark: bool,
-}
+/// The Job's pods by index over time.
+#[derive(Clone, PartialEq)]
+struct Gantt(Rc<JobRun>);
 
-#[function_component]
-fn Gantt(p: &GanttProps) -> Html {
-    let figure = use_node_ref();
-    let canvas = use_node_ref();
-    let super::charts::CanvasSize { width, height, dpr } =
-        super::charts::use_canvas_size(figure.clone(), 260);
-    {
-        let canvas = canvas.clone();
-        let look = crate::chart::Look {
-            scale: dpr,
-            dark: p.dark,
-        };
-        use_effect_with(
-            (p.run.clone(), width, height, (dpr * 100.0) as u64, p.dark),
-            move |(run, width, height, ..)| {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    super::charts::size_canvas(&c, *width, *height);
-                }
-                if let Some(backend) = canvas
-                    .cast::<HtmlCanvasElement>()
-                    .and_then(super::canvas::Canvas::new)
-                {
-                    if let Err(e) = draw_job(&backend.into_drawing_area(), run, look) {
-                        web_sys::console::error_1(&format!("drawing the Job chart: {e}").into());
-                    }
-                }
-            },
-        );
-    }
-    html! {
-        <figure class="chart" ref={figure}>
-            <canvas id="chart-job" ref={canvas}
-                width={((f64::from(width) * dpr).round() as u32).to_string()}
-                height={((f64::from(height) * dpr).round() as u32).to_string()}
-                role="img"
-                aria-label="The Job's pods by index over time, coloured by how each ended"></canvas>
-        </figure>
+impl super::charts::Drawn for Gantt {
+    fn draw(
+        &self,
+        area: &DrawingArea<super::canvas::Canvas, plotters::coord::Shift>,
+        look: crate::chart::Look,
+    ) -> Result<(), String> {
+        draw_job(area, &self.0, look)
+            .map(drop)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -578,7 +548,8 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     if run.restarts > 0 && state.inputs.manifest.spec.template.spec.restart_policy.as_deref().is_none_or(|p| p != "OnFailure") {
                         <p class="note" id="job-rule-note">{ format!("The kubelet restarted containers in place {} time(s) by their own restart rules: the pods did not fail, so the Job controller saw no failure and backoffLimit is not touched.", run.restarts) }</p>
                     }
-                    <Gantt run={run.clone()} dark={p.dark} />
+                    <DrawnCanvas<Gantt> id="chart-job" height={260} data={Gantt(run.clone())} dark={p.dark}
+                        alt="The Job's pods by index over time, coloured by how each ended" />
                     <div class="table-scroll">
                         <table class="pods" id="job-pods">
                             <thead><tr><th>{"pod"}</th><th>{"index"}</th><th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>

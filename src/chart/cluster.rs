@@ -158,7 +158,7 @@ pub fn draw_setting<DB: DrawingBackend>(
         look,
         "Each goal over maxContainerRestartPeriod (≤ 100 %: it holds)",
         "maxContainerRestartPeriod (s)",
-        "% of the goal",
+        "% of the goal (300 at most)",
         false,
         x_max,
         lines,

@@ -248,21 +248,31 @@ pub fn evaluate_by(
     evaluate_series(cluster, &timelines)
 }
 
+/// Each class's spread, in windows.
+fn spreads(cluster: &Cluster) -> Vec<usize> {
+    cluster
+        .node_classes
+        .iter()
+        .map(|c| (c.spread_ms / LOAD_WINDOW_MS) as usize)
+        .collect()
+}
+
+/// The windows the classes' series take, spreads included.
+fn span(series: &[Rc<NodeSeries>], spreads: &[usize]) -> usize {
+    series
+        .iter()
+        .zip(spreads)
+        .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The cluster's load from each class's node series, in the classes' order.
 fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterResult {
     let api = &cluster.api_server;
     let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
-    let spreads: Vec<usize> = cluster
-        .node_classes
-        .iter()
-        .map(|c| (c.spread_ms / LOAD_WINDOW_MS) as usize)
-        .collect();
-    let len = timelines
-        .iter()
-        .zip(&spreads)
-        .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
-        .max()
-        .unwrap_or(0);
+    let spreads = spreads(cluster);
+    let len = span(timelines, &spreads);
     let mut total = vec![0u64; len];
     let mut classes = vec![];
     for ((c, t), &spread) in cluster.node_classes.iter().zip(timelines).zip(&spreads) {
@@ -495,24 +505,14 @@ pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
 pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
     let api = &cluster.api_server;
     let seats = f64::from(api.level(apf::SYSTEM).nominal);
-    let spreads: Vec<usize> = cluster
-        .node_classes
-        .iter()
-        .map(|c| (c.spread_ms / LOAD_WINDOW_MS) as usize)
-        .collect();
+    let spreads = spreads(cluster);
     let mut total: Vec<u64> = vec![];
     let points = nodes
         .per_value
         .iter()
         .map(|(max, series)| {
-            let len = series
-                .iter()
-                .zip(&spreads)
-                .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
-                .max()
-                .unwrap_or(0);
             total.clear();
-            total.resize(len, 0);
+            total.resize(span(series, &spreads), 0);
             for ((c, t), &spread) in cluster.node_classes.iter().zip(series).zip(&spreads) {
                 spread_add(&t.admitted_per_window, c.nodes, spread, &mut total);
             }
