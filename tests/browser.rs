@@ -1663,6 +1663,13 @@ async fn moving_the_node_count_moves_the_cluster_chart() {
     let search = web_sys::window().unwrap().location().search().unwrap();
     assert!(search.contains("view=cluster"), "{search}");
     assert!(search.contains("cn=every%20node~10000~1~0s~0s"), "{search}");
+    // The node view's workload on these nodes: 110 pods crashing at once
+    // (its default), 10,000 × 110 × 5 requests in the first 10 s.
+    page.click("class-0-take-workload").await;
+    assert!(page.text("class-0-workload").contains("110 pods"));
+    assert_eq!(page.text("cluster-peak"), "550000 /s");
+    page.click("class-0-own-pods").await;
+    assert_eq!(page.text("cluster-peak"), "5000 /s");
 }
 
 /// "Choose a setting": a goal moves the range, and the recommended value

@@ -7,6 +7,7 @@ use crashloop_explorer::engine::cluster::Constraints;
 use crashloop_explorer::engine::cluster_view::{
     classes_from_paste, recommendation, show, sweep_is_quick, sweep_key, ClassInputs, ClusterInputs,
 };
+use crashloop_explorer::engine::{Group, RestartPolicy};
 use crashloop_explorer::inputs::{Page, View};
 use crashloop_explorer::share::{cluster_inputs, cluster_link, decode, encode};
 
@@ -17,6 +18,7 @@ fn class(name: &str, nodes: u32, pods: u32) -> ClassInputs {
         pods,
         run_ms: 0,
         spread_ms: 0,
+        groups: vec![],
     }
 }
 
@@ -120,13 +122,25 @@ fn bad_inputs_name_the_field() {
 fn the_cluster_keys_round_trip() {
     assert!(cluster_link(&ClusterInputs::default()).0.is_empty());
     let inputs = ClusterInputs {
-        classes: vec![class("pool a~b", 300, 10), {
+        classes: vec![
+            class("pool a~b", 300, 10),
             ClassInputs {
                 run_ms: 30_000,
                 spread_ms: 600_000,
                 ..class("gpu", 12, 2)
-            }
-        }],
+            },
+            ClassInputs {
+                groups: vec![
+                    Group::crash_looping(10, 30_000, 0),
+                    Group {
+                        name: "batch".into(),
+                        restart_policy: RestartPolicy::OnFailure,
+                        ..Group::crash_looping(5, 0, 60_000)
+                    },
+                ],
+                ..class("web", 40, 1)
+            },
+        ],
         max_ms: Some(45_000),
         reduce_default_decay: true,
         kube_api_qps: 20,
@@ -156,7 +170,7 @@ fn the_cluster_keys_round_trip() {
     let query = encode(&page);
     assert_eq!(
         query,
-        "view=cluster&v=1.37&cn=pool%20a~b~300~10~0s~0s&cn=gpu~12~2~30s~10m0s&cmax=45s&cdecay=1&cqps=20,50&capi=5,800,400,50ms&cother=1000&ch=2h0m0s&ccmp=rapid,initial-1s-max-30s&cwant=3,,0,60"
+        "view=cluster&v=1.37&cn=pool%20a~b~300~10~0s~0s&cn=gpu~12~2~30s~10m0s&cn=web~40~1~0s~0s&cgr=2~10.30s.f.A.0s.&cgr=2~5.0s.f.O.1m0s.batch&cmax=45s&cdecay=1&cqps=20,50&capi=5,800,400,50ms&cother=1000&ch=2h0m0s&ccmp=rapid,initial-1s-max-30s&cwant=3,,0,60"
     );
     let (back, notices) = decode(&query);
     assert!(notices.is_empty(), "{notices:?}");
@@ -264,4 +278,36 @@ fn the_sweep_depends_on_the_nodes_not_the_goals() {
     };
     assert!(sweep_is_quick(&half_day, true));
     assert!(!sweep_is_quick(&day, true));
+}
+
+/// A class may run the node view's workload: groups of pods, each crashing
+/// at once here, 10 and 5 pods: their first starts fill the first window
+/// with (10 + 5) × 5 = 75 requests a node, 7,500 from 100 nodes.
+#[test]
+fn a_class_runs_the_node_views_groups() {
+    let inputs = ClusterInputs {
+        classes: vec![ClassInputs {
+            groups: vec![
+                Group::crash_looping(10, 0, 0),
+                Group::crash_looping(5, 0, 0),
+            ],
+            ..class("mixed", 100, 1)
+        }],
+        ..ClusterInputs::default()
+    };
+    let s = show(&inputs).unwrap();
+    assert_eq!(s.live.requests_per_window[0], 7_500);
+    // More than the node holds is the scenario's refusal, named by class.
+    let full = ClusterInputs {
+        classes: vec![ClassInputs {
+            groups: vec![
+                Group::crash_looping(200, 0, 0),
+                Group::crash_looping(100, 0, 0),
+            ],
+            ..class("full", 1, 1)
+        }],
+        ..ClusterInputs::default()
+    };
+    let err = show(&full).unwrap_err();
+    assert!(err.starts_with("nodeClasses[0]: "), "{err}");
 }

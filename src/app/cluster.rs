@@ -24,7 +24,7 @@ use crate::engine::cluster_view::{
 };
 use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
 use crate::engine::presets::presets;
-use crate::engine::{KubeletVersion, Ms};
+use crate::engine::{Group, KubeletVersion, Ms};
 use crate::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
 
 pub const NODE_STOPS: &[u64] = &[
@@ -103,6 +103,9 @@ pub enum ClusterAction {
 }
 
 pub enum ClassEdit {
+    /// The node view's workload on this class's nodes; empty: back to its
+    /// own crash-looping pods.
+    Workload(Vec<Group>),
     Name(String),
     Nodes(u64),
     Pods(u64),
@@ -253,6 +256,7 @@ impl Reducible for ClusterState {
             ClusterAction::Class(n, edit) => {
                 if let Some(c) = i.classes.get_mut(n) {
                     match edit {
+                        ClassEdit::Workload(g) => c.groups = g,
                         ClassEdit::Name(t) => c.name = t,
                         ClassEdit::Nodes(v) => c.nodes = narrow(v),
                         ClassEdit::Pods(v) => c.pods = narrow(v),
@@ -269,6 +273,7 @@ impl Reducible for ClusterState {
                         pods: 1,
                         run_ms: 0,
                         spread_ms: 0,
+                        groups: vec![],
                     });
                 }
             }
@@ -376,6 +381,26 @@ fn stop_slider(
     })
 }
 
+/// A workload in a few words: each group's pods and crash interval.
+fn workload_words(groups: &[Group]) -> String {
+    groups
+        .iter()
+        .map(|g| {
+            let name = if g.name.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", g.name)
+            };
+            format!(
+                "{name}{} pods, crashing after {}",
+                g.pods,
+                format_human_ms(g.run_ms)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn per_s(v: f64) -> String {
     format!("{} /s", rounded(v, 1))
 }
@@ -387,6 +412,8 @@ fn seats(v: f64) -> String {
 #[derive(Properties, PartialEq)]
 pub struct ClusterViewProps {
     pub state: Handle,
+    /// The CrashLoopBackOff view's workload, which a class may take.
+    pub node_groups: Rc<Vec<Group>>,
     #[prop_or_default]
     pub dark: bool,
 }
@@ -435,12 +462,22 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                 <Slider id={id("nodes")} label="nodes" positions={NODE_STOPS.len()}
                     position={nearest_stop(NODE_STOPS, u64::from(c.nodes))} display={c.nodes.to_string()}
                     onchange={edit(ClassEdit::Nodes, NODE_STOPS)} />
-                <Slider id={id("pods")} label="crash-looping pods per node" positions={PODS_STOPS.len()}
-                    position={nearest_stop(PODS_STOPS, u64::from(c.pods))} display={c.pods.to_string()}
-                    onchange={edit(ClassEdit::Pods, PODS_STOPS)} />
-                <Slider id={id("run")} label="each runs before it crashes" positions={CRASH_INTERVAL_STOPS_MS.len()}
-                    position={nearest_stop(CRASH_INTERVAL_STOPS_MS, c.run_ms)} display={format_human_ms(c.run_ms)}
-                    onchange={edit(ClassEdit::Run, CRASH_INTERVAL_STOPS_MS)} />
+                if c.groups.is_empty() {
+                    <Slider id={id("pods")} label="crash-looping pods per node" positions={PODS_STOPS.len()}
+                        position={nearest_stop(PODS_STOPS, u64::from(c.pods))} display={c.pods.to_string()}
+                        onchange={edit(ClassEdit::Pods, PODS_STOPS)} />
+                    <Slider id={id("run")} label="each runs before it crashes" positions={CRASH_INTERVAL_STOPS_MS.len()}
+                        position={nearest_stop(CRASH_INTERVAL_STOPS_MS, c.run_ms)} display={format_human_ms(c.run_ms)}
+                        onchange={edit(ClassEdit::Run, CRASH_INTERVAL_STOPS_MS)} />
+                    <button type="button" id={id("take-workload")} onclick={{
+                        let groups = (*p.node_groups).clone();
+                        send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(groups.clone())))
+                    }}>{ format!("Run the CrashLoopBackOff view's workload here ({})", workload_words(&p.node_groups)) }</button>
+                } else {
+                    <p class="hint" id={id("workload")}>{ format!("Each node runs the CrashLoopBackOff view's workload as it was taken: {}.", workload_words(&c.groups)) }</p>
+                    <button type="button" id={id("own-pods")}
+                        onclick={send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(vec![])))}>{"Back to crash-looping pods"}</button>
+                }
                 <Slider id={id("spread")} label="the rollout reaches its nodes over" positions={SPREAD_STOPS_MS.len()}
                     position={nearest_stop(SPREAD_STOPS_MS, c.spread_ms)}
                     display={if c.spread_ms == 0 { "at once".to_owned() } else { format_human_ms(c.spread_ms) }}

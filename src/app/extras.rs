@@ -123,7 +123,11 @@ fn use_linked<S: LinkedView>(p: &PartProps) -> (UseReducerHandle<S>, Html) {
 #[function_component]
 fn ClusterPart(p: &PartProps) -> Html {
     let (state, notices) = use_linked::<ClusterState>(p);
-    html! { <>{ notices }<ClusterView state={state} dark={p.dark} /></> }
+    // The node view's workload as it stands, for a class to take.
+    let node_groups = use_memo(p.link.clone(), |link| {
+        share::decode(link).0.inputs.spec.effective_groups()
+    });
+    html! { <>{ notices }<ClusterView state={state} dark={p.dark} node_groups={node_groups} /></> }
 }
 
 #[function_component]

@@ -87,10 +87,18 @@ pub fn job_part_link(job: &JobLink) -> String {
     })
 }
 
-/// What the cluster view reads of the page: its own keys.
-pub fn cluster_part_link(cluster: &ClusterLink) -> String {
+/// What the cluster view reads of the page: its own keys, and the node
+/// view's workload (`g=`), which a node class may take.
+pub fn cluster_part_link(cluster: &ClusterLink, node_groups: &[crate::engine::Group]) -> String {
     share::encode(&Page {
         cluster: cluster.clone(),
+        inputs: Inputs {
+            spec: ScenarioSpec {
+                groups: node_groups.to_vec(),
+                ..Inputs::default().spec
+            },
+            ..Inputs::default()
+        },
         ..Page::default()
     })
 }

@@ -318,7 +318,10 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     // The parts in the second wasm get only what they read, so that a
     // slider move does not reach them.
     let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
-    let cluster_part_link = use_memo((*cluster).clone(), lazy::cluster_part_link);
+    let cluster_part_link = use_memo(
+        ((*cluster).clone(), state.inputs.spec.effective_groups()),
+        |(cluster, groups)| lazy::cluster_part_link(cluster, groups),
+    );
     use_page_owner::<R>(query.clone(), sync, page.embed, root.clone());
     Core {
         link,

@@ -10,8 +10,8 @@ use super::cluster::{
 use super::cluster::{Cluster, MAX_OTHER_NODES};
 use super::presets::presets;
 use super::scenario::{
-    Scenario, ScenarioSpec, DEFAULT_HORIZON_MS, DEFAULT_KUBE_API_BURST, DEFAULT_KUBE_API_QPS,
-    HORIZON_RANGE_MS, PODS_RANGE,
+    Group, Scenario, ScenarioSpec, DEFAULT_HORIZON_MS, DEFAULT_KUBE_API_BURST,
+    DEFAULT_KUBE_API_QPS, HORIZON_RANGE_MS, PODS_RANGE,
 };
 /// A class's name: a label, as long as a Kubernetes name.
 pub const MAX_CLASS_NAME: usize = 63;
@@ -31,6 +31,10 @@ pub struct ClassInputs {
     pub run_ms: Ms,
     /// Over how long the crashes start across the class's nodes; 0: at once.
     pub spread_ms: Ms,
+    /// A workload as the node view has it (groups of pods, each with its
+    /// crash interval, exit, restart policy and rules), in place of `pods`
+    /// and `run_ms`; empty: those.
+    pub groups: Vec<Group>,
 }
 
 impl From<NodeClass> for ClassInputs {
@@ -42,6 +46,7 @@ impl From<NodeClass> for ClassInputs {
             nodes: c.nodes,
             run_ms: c.scenario.spec().run_ms.unwrap_or(0),
             spread_ms: c.spread_ms,
+            groups: c.scenario.spec().groups.clone(),
         }
     }
 }
@@ -80,6 +85,7 @@ impl Default for ClusterInputs {
                 pods: 1,
                 run_ms: 0,
                 spread_ms: 0,
+                groups: vec![],
             }],
             max_ms: None,
             reduce_default_decay: false,
@@ -156,10 +162,12 @@ impl ClusterInputs {
             .iter()
             .enumerate()
             .map(|(i, c)| {
+                let own = c.groups.is_empty();
                 let spec = ScenarioSpec {
                     config: Some(config.clone()),
-                    pods: Some(c.pods),
-                    run_ms: Some(c.run_ms),
+                    pods: own.then_some(c.pods),
+                    run_ms: own.then_some(c.run_ms),
+                    groups: c.groups.clone(),
                     kube_api_qps: self.kube_api_qps,
                     kube_api_burst: self.kube_api_burst,
                     horizon_ms: self.horizon_ms,
@@ -232,16 +240,20 @@ pub fn sweep_with_of(inputs: &ClusterInputs, nodes: &SweepNodes) -> Result<Sweep
     Ok(sweep_with(&inputs.cluster()?, nodes))
 }
 
-/// Each class's (pods, crash interval), in order; kubeAPIQPS, kubeAPIBurst;
-/// the gate; the horizon.
-pub type NodesKey = (Vec<(u32, Ms)>, u32, u32, bool, Ms);
+/// Each class's (pods, crash interval, groups), in order; kubeAPIQPS,
+/// kubeAPIBurst; the gate; the horizon.
+pub type NodesKey = (Vec<(u32, Ms, Vec<Group>)>, u32, u32, bool, Ms);
 
 /// What the sweep's nodes depend on. Two inputs alike in this run the same
 /// nodes at every value: node counts, spreads and the API servers only
 /// re-sum them.
 pub fn sweep_nodes_key(inputs: &ClusterInputs) -> NodesKey {
     (
-        inputs.classes.iter().map(|c| (c.pods, c.run_ms)).collect(),
+        inputs
+            .classes
+            .iter()
+            .map(|c| (c.pods, c.run_ms, c.groups.clone()))
+            .collect(),
         inputs.kube_api_qps,
         inputs.kube_api_burst,
         inputs.reduce_default_decay,

@@ -1,21 +1,22 @@
 //! The cluster view's keys: each node class (`cn=name~nodes~pods~run~spread`,
-//! repeated), the kubelet (`cmax`, `cdecay`, `cqps=qps,burst`), the API
+//! repeated) and the groups a class runs in their place (`cgr=class~group`,
+//! a group as the node view's `g=` writes it), the kubelet (`cmax`, `cdecay`, `cqps=qps,burst`), the API
 //! servers (`capi=replicas,inflight,mutating,secondsPerRequest`), the other
 //! nodes (`cother`), the horizon (`ch`), the compared curves (`ccmp`) and what is wanted of a
 //! setting (`cwant=crashes,within,noLimiter,busyPercent`, empty for none).
 //! Read as `decode` reads: a bad value keeps the default and says so.
 
-use super::{format_go_duration_ms, parse_ms, presets, Notice, Reader};
+use super::{format_go_duration_ms, group_field, parse_ms, presets, Notice, Reader};
 use crate::engine::cluster::{MAX_CLASSES, MAX_NODES, MAX_OTHER_NODES, MAX_SPREAD_MS};
 use crate::engine::cluster_view::{
     ClassInputs, ClusterInputs, MAX_CLASS_NAME, MAX_RESTART_PERIOD_RANGE_MS, MAX_RUN_MS,
 };
-use crate::engine::scenario::{BURST_RANGE, HORIZON_RANGE_MS, PODS_RANGE, QPS_RANGE};
+use crate::engine::scenario::{BURST_RANGE, HORIZON_RANGE_MS, MAX_GROUPS, PODS_RANGE, QPS_RANGE};
 use crate::inputs::ClusterLink;
 
 /// The keys, in the order they are written.
-pub(super) const KEYS: [&str; 9] = [
-    "cn", "cmax", "cdecay", "cqps", "capi", "cother", "ch", "ccmp", "cwant",
+pub(super) const KEYS: [&str; 10] = [
+    "cn", "cgr", "cmax", "cdecay", "cqps", "capi", "cother", "ch", "ccmp", "cwant",
 ];
 
 /// At most this busy, in per cent of the system level's seats.
@@ -32,6 +33,7 @@ pub fn cluster_inputs(link: &ClusterLink) -> (ClusterInputs, Vec<Notice>) {
     let mut r = Reader::new(super::json_pin_elsewhere);
     let mut c = ClusterInputs::default();
     let mut classes = vec![];
+    let mut groups: Vec<(usize, crate::engine::Group)> = vec![];
     for (key, v) in &link.0 {
         let v = v.as_str();
         match *key {
@@ -40,6 +42,19 @@ pub fn cluster_inputs(link: &ClusterLink) -> (ClusterInputs, Vec<Notice>) {
                     r.notice(key, v, format!("at most {MAX_CLASSES} node classes"));
                 } else if let Some(class) = read_class(&mut r, v) {
                     classes.push(class);
+                }
+            }
+            "cgr" => {
+                let read = v
+                    .split_once('~')
+                    .and_then(|(i, g)| Some((i.parse::<usize>().ok()?, g)));
+                match read {
+                    Some((i, g)) if i < MAX_CLASSES => {
+                        if let Some(g) = r.group(g) {
+                            groups.push((i, g));
+                        }
+                    }
+                    _ => r.notice(key, v, "write class~group, e.g. 0~10.30s.f.A.0s.web"),
                 }
             }
             "cmax" => c.max_ms = r.ms(key, v, &MAX_RESTART_PERIOD_RANGE_MS),
@@ -84,6 +99,17 @@ pub fn cluster_inputs(link: &ClusterLink) -> (ClusterInputs, Vec<Notice>) {
     if !classes.is_empty() {
         c.classes = classes;
     }
+    for (i, g) in groups {
+        match c.classes.get_mut(i) {
+            Some(class) if class.groups.len() < MAX_GROUPS => class.groups.push(g),
+            Some(_) => r.notice(
+                "cgr",
+                &i.to_string(),
+                format!("at most {MAX_GROUPS} groups"),
+            ),
+            None => r.notice("cgr", &i.to_string(), "no such node class"),
+        }
+    }
     (c, r.notices)
 }
 
@@ -111,6 +137,7 @@ fn read_class(r: &mut Reader, v: &str) -> Option<ClassInputs> {
         pods: r.num("cn pods", pods, &PODS_RANGE)?,
         run_ms: r.ms("cn run", run, &(0..=MAX_RUN_MS))?,
         spread_ms: r.ms("cn spread", spread, &(0..=MAX_SPREAD_MS))?,
+        groups: vec![],
     })
 }
 
@@ -205,6 +232,11 @@ pub fn cluster_link(c: &ClusterInputs) -> ClusterLink {
             });
         }
     }
+    for (i, class) in c.classes.iter().enumerate() {
+        for g in &class.groups {
+            put("cgr", true, &|| format!("{i}~{}", group_field(g)));
+        }
+    }
     put("cmax", c.max_ms.is_some(), &|| {
         c.max_ms.map(go).unwrap_or_default()
     });
@@ -251,4 +283,16 @@ pub fn cluster_link(c: &ClusterInputs) -> ClusterLink {
         )
     });
     ClusterLink(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The cluster keys are read before the table's: none may take a key of
+    /// the node view's.
+    #[test]
+    fn the_cluster_keys_are_the_clusters_own() {
+        for key in super::KEYS {
+            assert!(super::super::params().all(|p| p.key != key), "{key}");
+        }
+    }
 }
