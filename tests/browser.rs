@@ -1403,6 +1403,31 @@ async fn tabs_are_pages_and_the_live_region_says_the_node() {
             .is_some(),
         "Back returns to the CrashLoopBackOff view"
     );
+    // The cluster view, then the CrashLoopBackOff view, then Back: the
+    // cluster view again (the address names it), then Back once more.
+    // Each after the address has caught up (a quarter second).
+    page.click("nav-cluster").await;
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    page.click("nav-crashloop").await;
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(history.length().unwrap(), before + 2);
+    history.back().unwrap();
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    settle().await;
+    let shown = |id: &str| {
+        page.root
+            .query_selector(&format!("#{id}"))
+            .unwrap()
+            .is_some_and(|e| e.closest("[hidden]").ok().flatten().is_none())
+    };
+    assert!(
+        shown("chart-cluster") && !shown("chart-restarts"),
+        "Back returns to the cluster view ({})",
+        web_sys::window().unwrap().location().search().unwrap()
+    );
+    history.back().unwrap();
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    settle().await;
     // The live region says the node's /pods figure too.
     assert!(
         page.text("announce").contains("/pods requests"),

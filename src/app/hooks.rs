@@ -321,16 +321,13 @@ pub fn use_view_history(view: UseStateHandle<crate::inputs::View>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
             gloo_events::EventListener::new(&w, "popstate", move |_| {
-                let job = location().and_then(|l| l.search().ok()).is_some_and(|s| {
-                    crate::share::parse_query(&s)
-                        .iter()
-                        .any(|(k, v)| k == "view" && v == "job")
-                });
-                view.set(if job {
-                    crate::inputs::View::Job
-                } else {
-                    crate::inputs::View::CrashLoop
-                });
+                let search = location().and_then(|l| l.search().ok()).unwrap_or_default();
+                let shown = crate::share::parse_query(&search)
+                    .into_iter()
+                    .rev()
+                    .find(|(k, _)| k == "view")
+                    .and_then(|(_, v)| crate::inputs::View::parse(&v));
+                view.set(shown.unwrap_or_default());
             })
         });
         move || drop(listener)
