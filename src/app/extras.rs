@@ -177,6 +177,33 @@ impl Drop for Here {
     }
 }
 
+/// Subtree ids the first modules may use: each Yew app a module mounts (the
+/// page's app, each custom element, each `mount` of the JS API) takes the
+/// next id of that module's own count, from 1.
+const FIRST_MODULES_IDS: usize = 1_000;
+
+/// Run once by the second module before it mounts a part. Every Yew module
+/// counts its apps' subtree ids from 1, and an app handles a DOM event
+/// when the element's id (a JS property every module's Yew shares) is its
+/// own: a click in a part (id 1 of this module) would also run the handler
+/// the page's app (id 1 of the first) keeps under that element's listener
+/// id. This module's parts therefore take ids past the first modules'.
+pub fn skip_first_modules_ids() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for _ in 0..FIRST_MODULES_IDS {
+        if let Ok(host) = document.create_element("div") {
+            yew::Renderer::<Nothing>::with_root(host).render().destroy();
+        }
+    }
+}
+
+#[function_component]
+fn Nothing() -> Html {
+    html! {}
+}
+
 /// Mounts a part into `root`.
 pub fn mount(
     part: Part,
