@@ -188,7 +188,7 @@ async function smoke() {
     }
     // Reports are sent asynchronously.
     await new Promise((r) => setTimeout(r, 500));
-    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job view drawn; two <crashloop-explorer> elements drawn`);
+    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job and cluster views drawn; two <crashloop-explorer> elements drawn`);
   } catch (e) {
     fail(`${engine}: ${e.message}`);
   } finally {
