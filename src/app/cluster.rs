@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
-use super::controls::{Checkbox, Slider, TextArea, TextField};
+use super::controls::{send, send_stop, Checkbox, Slider, TextArea, TextField};
 use super::stops::{
     nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, HORIZON_STOPS_MS, MAX_STOPS_MS, QPS_STOPS,
     SPREAD_STOPS_MS,
@@ -365,22 +365,6 @@ impl Reducible for ClusterState {
 
 pub type Handle = UseReducerHandle<ClusterState>;
 
-fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> ClusterAction + 'static) -> Callback<T> {
-    let state = state.clone();
-    Callback::from(move |v| state.dispatch(f(v)))
-}
-
-/// A slider over `stops`, sending the stop's value.
-fn stop_slider(
-    state: &Handle,
-    stops: &'static [u64],
-    f: impl Fn(u64) -> ClusterAction + 'static,
-) -> Callback<usize> {
-    send(state, move |pos: usize| {
-        f(stops.get(pos).copied().unwrap_or_default())
-    })
-}
-
 /// A workload in a few words: each group's pods and crash interval.
 fn workload_words(groups: &[Group]) -> String {
     groups
@@ -447,7 +431,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
     let classes = i.classes.iter().enumerate().map(|(n, c)| {
         let id = |what: &str| format!("class-{n}-{what}");
         let edit = |f: fn(u64) -> ClassEdit, stops: &'static [u64]| {
-            stop_slider(&state, stops, move |v| ClusterAction::Class(n, f(v)))
+            send_stop(&state, stops, move |v| ClusterAction::Class(n, f(v)))
         };
         html! {
             <fieldset class="rule" key={n}>
@@ -536,7 +520,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     }
                     <Slider id="cluster-horizon" label="followed for" positions={HORIZON_STOPS_MS.len()}
                         position={nearest_stop(HORIZON_STOPS_MS, i.horizon_ms)} display={format_human_ms(i.horizon_ms)}
-                        onchange={stop_slider(&state, HORIZON_STOPS_MS, ClusterAction::Horizon)} />
+                        onchange={send_stop(&state, HORIZON_STOPS_MS, ClusterAction::Horizon)} />
                     <TextField id="cluster-other-nodes" label={html! {"other nodes (no crash-looping pod; their leases count)"}}
                         value={state.other_nodes_text.clone()} placeholder="0" oninput={send(&state, ClusterAction::OtherNodes)} />
                 </section>
@@ -548,16 +532,16 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         onchange={send(&state, ClusterAction::Decay)} hint="alpha: 1 s initial instead of 10 s" />
                     <Slider id="cluster-qps" label="kubeAPIQPS" positions={QPS_STOPS.len()}
                         position={nearest_stop(QPS_STOPS, u64::from(i.kube_api_qps))} display={i.kube_api_qps.to_string()}
-                        onchange={stop_slider(&state, QPS_STOPS, ClusterAction::Qps)} />
+                        onchange={send_stop(&state, QPS_STOPS, ClusterAction::Qps)} />
                     <Slider id="cluster-burst" label="kubeAPIBurst" positions={BURST_STOPS.len()}
                         position={nearest_stop(BURST_STOPS, u64::from(i.kube_api_burst))} display={i.kube_api_burst.to_string()}
-                        onchange={stop_slider(&state, BURST_STOPS, ClusterAction::Burst)} />
+                        onchange={send_stop(&state, BURST_STOPS, ClusterAction::Burst)} />
                 </section>
                 <section class="panel" aria-labelledby="h-apiserver">
                     <h2 id="h-apiserver">{"API servers"}</h2>
                     <Slider id="cluster-replicas" label="replicas" positions={REPLICA_STOPS.len()}
                         position={nearest_stop(REPLICA_STOPS, u64::from(i.api_server.replicas))} display={i.api_server.replicas.to_string()}
-                        onchange={stop_slider(&state, REPLICA_STOPS, ClusterAction::Replicas)} />
+                        onchange={send_stop(&state, REPLICA_STOPS, ClusterAction::Replicas)} />
                     <div class="row">
                         <TextField id="cluster-inflight" label={html! {<code>{"--max-requests-inflight"}</code>}}
                             value={i.api_server.max_requests_inflight.to_string()} placeholder="400" oninput={send(&state, ClusterAction::Inflight)} />
@@ -566,7 +550,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     </div>
                     <Slider id="cluster-seat" label="each request holds a seat for" positions={SEAT_STOPS_MS.len()}
                         position={nearest_stop(SEAT_STOPS_MS, (spr * 1_000.0).round() as u64)} display={format_human_ms((spr * 1_000.0).round() as u64)}
-                        onchange={stop_slider(&state, SEAT_STOPS_MS, ClusterAction::SeatMs)}
+                        onchange={send_stop(&state, SEAT_STOPS_MS, ClusterAction::SeatMs)}
                         hint="not published anywhere: 20 ms is a guess for a small GET or PATCH of pods/status; move it and watch the verdict" />
                 </section>
                 <section class="panel" aria-labelledby="h-cluster-compare">
@@ -626,17 +610,17 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <div class="row">
                         <Slider id="want-crashes" label="a container that crashed this many times in a row" positions={CRASHES_STOPS.len()}
                             position={nearest_stop(CRASHES_STOPS, u64::from(i.want.crashes))} display={i.want.crashes.to_string()}
-                            onchange={stop_slider(&state, CRASHES_STOPS, ClusterAction::Crashes)} />
+                            onchange={send_stop(&state, CRASHES_STOPS, ClusterAction::Crashes)} />
                         <Slider id="want-within" label="restarts within" positions={WITHIN_STOPS_MS.len()}
                             position={nearest_stop(WITHIN_STOPS_MS, i.want.restart_within_ms.unwrap_or(0))}
                             display={i.want.restart_within_ms.map_or_else(|| "no goal".to_owned(), format_human_ms)}
-                            onchange={stop_slider(&state, WITHIN_STOPS_MS, ClusterAction::Within)} />
+                            onchange={send_stop(&state, WITHIN_STOPS_MS, ClusterAction::Within)} />
                     </div>
                     <div class="row">
                         <Slider id="want-busy" label="the system level at most this busy at peak" positions={BUSY_STOPS.len()}
                             position={nearest_stop(BUSY_STOPS, i.want.max_system_busy_percent.map_or(0, |b| b.round() as u64))}
                             display={i.want.max_system_busy_percent.map_or_else(|| "no goal".to_owned(), |b| format!("{} %", rounded(b, 1)))}
-                            onchange={stop_slider(&state, BUSY_STOPS, ClusterAction::Busy)} />
+                            onchange={send_stop(&state, BUSY_STOPS, ClusterAction::Busy)} />
                         <Checkbox id="want-no-limiter" label="no kubelet's rate limiter binds" checked={i.want.no_limiter_binds}
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>

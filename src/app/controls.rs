@@ -23,6 +23,32 @@ where
     })
 }
 
+/// A callback that dispatches `f(value)` to a view's reducer: every view's
+/// controls send their edits this way.
+pub fn send<R, T>(state: &UseReducerHandle<R>, f: impl Fn(T) -> R::Action + 'static) -> Callback<T>
+where
+    R: Reducible + 'static,
+    T: 'static,
+{
+    let state = state.clone();
+    Callback::from(move |v| state.dispatch(f(v)))
+}
+
+/// A slider over `stops` that dispatches the stop's value (a position past
+/// the end sends nothing).
+pub fn send_stop<R: Reducible + 'static>(
+    state: &UseReducerHandle<R>,
+    stops: &'static [u64],
+    f: impl Fn(u64) -> R::Action + 'static,
+) -> Callback<usize> {
+    let state = state.clone();
+    Callback::from(move |pos: usize| {
+        if let Some(&v) = stops.get(pos) {
+            state.dispatch(f(v));
+        }
+    })
+}
+
 fn from_input<E: TargetCast + 'static, T: 'static>(
     cb: Callback<T>,
     read: impl Fn(&HtmlInputElement) -> Option<T> + 'static,

@@ -7,7 +7,9 @@ use plotters::prelude::*;
 use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
-use super::controls::{codes_text, parse_codes, Choice, Slider, TextArea, TextField};
+use super::controls::{
+    codes_text, parse_codes, send, send_stop, Choice, Slider, TextArea, TextField,
+};
 use super::state::nearest_stop;
 use crate::chart::draw_job;
 use crate::engine::duration::format_human_ms;
@@ -349,11 +351,6 @@ impl Reducible for JobState {
 
 pub type Handle = UseReducerHandle<JobState>;
 
-fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> JobAction + 'static) -> Callback<T> {
-    let state = state.clone();
-    Callback::from(move |v| state.dispatch(f(v)))
-}
-
 fn int_text(v: Option<i32>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -666,7 +663,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         oninput={send(&state, JobAction::Script)} error={script_error} />
                     <Slider id="job-run" label="Each pod runs" positions={POD_RUN_STOPS_MS.len()}
                         position={nearest_stop(POD_RUN_STOPS_MS, state.inputs.run_ms)} display={format_human_ms(state.inputs.run_ms)}
-                        onchange={send(&state, |pos: usize| JobAction::RunMs(POD_RUN_STOPS_MS.get(pos).copied().unwrap_or(30_000)))} />
+                        onchange={send_stop(&state, POD_RUN_STOPS_MS, JobAction::RunMs)} />
                 </section>
                 <section class="panel" aria-labelledby="h-manifest">
                     <h2 id="h-manifest">{"Manifest"}</h2>

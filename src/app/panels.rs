@@ -3,7 +3,9 @@
 
 use yew::prelude::*;
 
-use super::controls::{codes_text, parse_codes, use_chrome, Checkbox, Choice, Slider, TextField};
+use super::controls::{
+    codes_text, parse_codes, send, send_stop, use_chrome, Checkbox, Choice, Slider, TextField,
+};
 use super::hooks::use_caught_up;
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, Handle, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS,
@@ -108,25 +110,6 @@ pub fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
     )
 }
 slice_props!(ApiProps, api_slice -> (u32, u32, u32, Ms));
-
-fn send<T: 'static>(state: &Handle, f: impl Fn(T) -> Action + 'static) -> Callback<T> {
-    let state = state.clone();
-    Callback::from(move |v| state.dispatch(f(v)))
-}
-
-/// A slider over `stops` that sends the stop's value.
-fn send_stop(
-    state: &Handle,
-    stops: &'static [Ms],
-    f: impl Fn(Ms) -> Action + 'static,
-) -> Callback<usize> {
-    let state = state.clone();
-    Callback::from(move |pos: usize| {
-        if let Some(&v) = stops.get(pos) {
-            state.dispatch(f(v));
-        }
-    })
-}
 
 /// What a feature gate's checkbox says beside it: whether this kubelet has
 /// it, its default, and what it changes.
