@@ -1731,13 +1731,7 @@ async fn choose_a_setting_shows_a_range_and_a_snippet() {
 #[wasm_bindgen_test]
 async fn a_pasted_cluster_becomes_node_classes() {
     let page = Page::mount_at("v=1.37&view=cluster").await;
-    let table = "NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n\
-        a   p1   0/1   CrashLoopBackOff   4 (10s ago)   1h   10.0.0.1   node-a   <none>   <none>\n\
-        a   p2   0/1   Error   2 (1s ago)   1h   10.0.0.2   node-a   <none>   <none>\n\
-        a   p3   0/1   CrashLoopBackOff   9   1h   10.0.0.3   node-b   <none>   <none>\n\
-        a   p4   0/1   OOMKilled   3   1h   10.0.0.4   node-b   <none>   <none>\n\
-        a   p5   0/1   CrashLoopBackOff   1   1h   10.0.0.5   node-c   <none>   <none>\n\
-        a   p7   1/1   Running   0   1h   10.0.0.7   node-d   <none>   <none>\n";
+    let table = include_str!("fixtures/cluster-o-wide.txt");
     page.type_into("cluster-paste", table).await;
     page.click("cluster-load").await;
     let classes = page.text("cluster-classes");

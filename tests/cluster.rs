@@ -204,16 +204,9 @@ fn a_pasted_cluster_is_grouped_by_crash_looping_pods_per_node() {
     use crashloop_explorer::engine::cluster::classes_from_pods;
     use crashloop_explorer::engine::config::KubeletVersion;
     use crashloop_explorer::formats::pod::read_pods;
-    // node-a: 2 looping pods, node-b: 2, node-c: 1, node-d: none.
-    let table = "NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n\
-        a   p1   0/1   CrashLoopBackOff   4 (10s ago)   1h   10.0.0.1   node-a   <none>   <none>\n\
-        a   p2   0/1   Error   2 (1s ago)   1h   10.0.0.2   node-a   <none>   <none>\n\
-        a   p3   0/1   CrashLoopBackOff   9   1h   10.0.0.3   node-b   <none>   <none>\n\
-        a   p4   0/1   OOMKilled   3   1h   10.0.0.4   node-b   <none>   <none>\n\
-        a   p5   0/1   CrashLoopBackOff   1   1h   10.0.0.5   node-c   <none>   <none>\n\
-        a   p6   1/1   Running   0   1h   10.0.0.6   node-c   <none>   <none>\n\
-        a   p7   1/1   Running   0   1h   10.0.0.7   node-d   <none>   <none>\n\
-        a   p8   0/1   ImagePullBackOff   0   1h   10.0.0.8   node-d   <none>   <none>\n";
+    // node-a: 2 looping pods, node-b: 2, node-c: 1, node-d: none (its pod
+    // waits on an image, which is no crash loop).
+    let table = include_str!("fixtures/cluster-o-wide.txt");
     let read = read_pods(table, KubeletVersion::V1_37).unwrap();
     let (classes, others, notes) = classes_from_pods(&read.pods, &ScenarioSpec::default());
     let got: Vec<(u32, u32)> = classes
