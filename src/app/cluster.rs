@@ -68,8 +68,9 @@ pub struct ClusterState {
     /// The sweep is behind the inputs: it runs once the controls rest.
     pub sweep_pending: bool,
     pub cache: super::cache::SeriesCache,
-    /// The pasted cluster, its reading's notes or error.
-    pub paste: String,
+    /// The pasted cluster (shared, not copied from state to state: it may
+    /// be megabytes), its reading's notes or error.
+    pub paste: AttrValue,
     pub paste_notes: Vec<String>,
     pub paste_error: Option<String>,
     pub other_nodes_text: String,
@@ -126,7 +127,7 @@ impl ClusterState {
                 match show(&d) {
                     Ok(s) => (d, s, Some(e)),
                     // The default always shows; kept total all the same.
-                    Err(d_err) => (inputs, empty_shown(), Some(d_err)),
+                    Err(d_err) => (inputs, ClusterShown::default(), Some(d_err)),
                 }
             }
         };
@@ -136,11 +137,11 @@ impl ClusterState {
             error,
             shown: Rc::new(shown),
             sweep: None,
-            recommendation: Rc::new(no_recommendation()),
+            recommendation: Rc::default(),
             sweep_pending: false,
             cache,
             sweep_nodes: None,
-            paste: String::new(),
+            paste: AttrValue::default(),
             paste_notes: vec![],
             paste_error: None,
         };
@@ -206,37 +207,6 @@ impl ClusterState {
             Err(e) => self.error = Some(e),
         }
         self
-    }
-}
-
-fn empty_shown() -> ClusterShown {
-    let empty = ClusterResult {
-        window_ms: 10_000,
-        requests_per_window: vec![],
-        peak_requests_per_second: 0.0,
-        system_seats: 0,
-        system: crate::engine::apf::ApiServer::default().level(crate::engine::apf::SYSTEM),
-        peak_seats_busy: 0.0,
-        time_over_seats_ms: 0,
-        lease_requests_per_second: 0.0,
-        lease_seats_busy: 0.0,
-        classes: vec![],
-        notes: vec![],
-    };
-    ClusterShown {
-        live: empty.clone(),
-        todays_default: empty,
-        compared: vec![],
-    }
-}
-
-fn no_recommendation() -> Recommendation {
-    Recommendation {
-        candidates: vec![],
-        feasible_ms: None,
-        recommended_ms: None,
-        snippets: vec![],
-        notes: vec![],
     }
 }
 
@@ -338,8 +308,10 @@ impl Reducible for ClusterState {
             }
             ClusterAction::Horizon(h) => i.horizon_ms = h,
             ClusterAction::Paste(t) => {
-                s.paste = t;
+                s.paste = t.into();
                 s.paste_error = None;
+                // Text being typed changes nothing shown.
+                return Rc::new(s);
             }
             ClusterAction::LoadPaste => {
                 match read_pods_up_to(&s.paste, KubeletVersion::default(), MAX_CLUSTER_TEXT) {

@@ -54,7 +54,7 @@ pub const DEFAULT_SECONDS_PER_REQUEST: f64 = 0.02;
 pub const DEFAULT_REPLICAS: u32 = 3;
 
 /// A level's seats on one API server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LevelSeats {
     pub name: String,

@@ -139,8 +139,9 @@ pub struct ClassResult {
     pub limiter_binds: bool,
 }
 
-/// What the cluster sends the API server, against what it can serve.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What the cluster sends the API server, against what it can serve
+/// (`Default`: nothing, against no seats).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterResult {
     pub window_ms: Ms,
@@ -364,8 +365,9 @@ pub struct Candidate {
     pub busy_ok: bool,
 }
 
-/// The feasible values, the recommendation and the configuration to apply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The feasible values, the recommendation and the configuration to apply
+/// (`Default`: none yet).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Recommendation {
     pub candidates: Vec<Candidate>,

@@ -107,7 +107,7 @@ impl Default for ClusterInputs {
 }
 
 /// Everything the view shows, from one set of inputs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterShown {
     pub live: ClusterResult,
     pub todays_default: ClusterResult,
