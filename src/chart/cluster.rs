@@ -39,16 +39,10 @@ pub fn draw_cluster_load<DB: DrawingBackend>(
     );
     let live = &shown.live;
     let window_s = live.window_ms as f64 / 1000.0;
-    let mut marks: Vec<(f64, f64)> = vec![];
-    for (i, &n) in live.requests_per_window.iter().enumerate() {
-        if n as f64 / window_s * seconds_per_request > f64::from(live.system_seats) {
-            let (x0, x1) = (i as f64 * window_s, (i + 1) as f64 * window_s);
-            match marks.last_mut() {
-                Some(last) if last.1 == x0 => last.1 = x1,
-                _ => marks.push((x0, x1)),
-            }
-        }
-    }
+    let seats = f64::from(live.system_seats);
+    let marks = marked_spans(windows_flagged(&live.requests_per_window, window_s, |&n| {
+        n as f64 / window_s * seconds_per_request > seats
+    }));
     let span_s = [&shown.todays_default, live]
         .into_iter()
         .chain(shown.compared.iter().map(|(_, r)| r))
@@ -127,18 +121,13 @@ pub fn draw_setting<DB: DrawingBackend>(
                 .collect(),
         ));
     }
-    let mut marks: Vec<(f64, f64)> = vec![];
-    let mut last_x = 0.0;
-    for c in &rec.candidates {
-        let here = x(c.max_ms);
-        if !c.limiter_ok {
-            match marks.last_mut() {
-                Some(m) if m.1 == last_x => m.1 = here,
-                _ => marks.push((last_x, here)),
-            }
-        }
-        last_x = here;
-    }
+    // Each value marks the stretch from the value before it.
+    let starts = std::iter::once(0.0).chain(rec.candidates.iter().map(|c| x(c.max_ms)));
+    let marks = marked_spans(
+        starts
+            .zip(&rec.candidates)
+            .map(|(from, c)| ((from, x(c.max_ms)), !c.limiter_ok)),
+    );
     let x_max = rec.candidates.last().map_or(300.0, |c| x(c.max_ms));
     let band = rec.feasible_ms.map(|(lo, hi)| {
         let top = GOAL_CAP_PERCENT.min(

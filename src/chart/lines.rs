@@ -246,6 +246,33 @@ pub(super) struct Extras {
     pub(super) now: Option<(f64, String)>,
 }
 
+/// The x ranges of the flagged intervals, adjacent ones joined into one
+/// span: the marks along a chart's bottom.
+pub(super) fn marked_spans(
+    intervals: impl IntoIterator<Item = ((f64, f64), bool)>,
+) -> Vec<(f64, f64)> {
+    let mut spans: Vec<(f64, f64)> = vec![];
+    for ((x0, x1), _) in intervals.into_iter().filter(|(_, flagged)| *flagged) {
+        match spans.last_mut() {
+            Some(last) if last.1 == x0 => last.1 = x1,
+            _ => spans.push((x0, x1)),
+        }
+    }
+    spans
+}
+
+/// The 10 s windows of a series as x ranges (seconds), each with its flag.
+pub(super) fn windows_flagged<'a, T>(
+    values: &'a [T],
+    window_s: f64,
+    flag: impl Fn(&T) -> bool + 'a,
+) -> impl Iterator<Item = ((f64, f64), bool)> + 'a {
+    values
+        .iter()
+        .enumerate()
+        .map(move |(i, v)| ((i as f64 * window_s, (i + 1) as f64 * window_s), flag(v)))
+}
+
 /// The live scenario's restarts that the kubelet's backoff GC brought
 /// forward, as (restart index, time) pairs.
 pub(super) fn gc_restarts(d: &ChartData) -> Vec<(usize, Ms)> {

@@ -41,20 +41,10 @@ pub fn draw_load<DB: DrawingBackend>(
             f64::from(t.api.qps) * window_s,
             format!("kubeAPIQPS {} × 10 s", t.api.qps),
         ));
-        // Adjacent limited windows make one span.
-        for (i, _) in t
-            .api
-            .max_queue_delay_ms
-            .iter()
-            .enumerate()
-            .filter(|(_, &d)| d > 0)
-        {
-            let (x0, x1) = (i as f64 * window_s, (i + 1) as f64 * window_s);
-            match extras.marks.last_mut() {
-                Some(last) if last.1 == x0 => last.1 = x1,
-                _ => extras.marks.push((x0, x1)),
-            }
-        }
+        // The windows where the limit binds.
+        extras.marks = marked_spans(windows_flagged(&t.api.max_queue_delay_ms, window_s, |&d| {
+            d > 0
+        }));
     }
     draw_lines(
         area,
