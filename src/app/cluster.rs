@@ -16,11 +16,12 @@ use super::stops::{
 };
 use crate::chart::{draw_cluster_load, draw_setting, Look};
 use crate::engine::cluster::{
-    self, judge, ClusterResult, Recommendation, Sweep, SweepNodes, MAX_CLASSES, PRESETS,
+    self, judge, sweep_nodes, sweep_with, Cluster, ClusterResult, Recommendation, Sweep,
+    SweepNodes, MAX_CLASSES, PRESETS,
 };
 use crate::engine::cluster_view::{
-    classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, sweep_nodes_of,
-    sweep_with_of, ClassInputs, ClusterInputs, ClusterShown, NodesKey, MAX_RESTART_PERIOD_RANGE_MS,
+    classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, ClassInputs,
+    ClusterInputs, ClusterShown, NodesKey, MAX_RESTART_PERIOD_RANGE_MS,
 };
 use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
 use crate::engine::presets::presets;
@@ -119,23 +120,15 @@ impl ClusterState {
     /// shown give way to the default, with the reason kept.
     pub fn new(inputs: ClusterInputs) -> ClusterState {
         let cache = super::cache::SeriesCache::default();
-        let show = |i: &ClusterInputs| show_by(i, |s| cache.series(s));
-        let (inputs, shown, error) = match show(&inputs) {
-            Ok(s) => (inputs, s, None),
-            Err(e) => {
-                let d = ClusterInputs::default();
-                match show(&d) {
-                    Ok(s) => (d, s, Some(e)),
-                    // The default always shows; kept total all the same.
-                    Err(d_err) => (inputs, ClusterShown::default(), Some(d_err)),
-                }
-            }
+        let (inputs, error) = match inputs.cluster() {
+            Ok(_) => (inputs, None),
+            Err(e) => (ClusterInputs::default(), Some(e)),
         };
-        let mut state = ClusterState {
+        let state = ClusterState {
             other_nodes_text: inputs.other_nodes.to_string(),
             inputs,
-            error,
-            shown: Rc::new(shown),
+            error: None,
+            shown: Rc::default(),
             sweep: None,
             recommendation: Rc::default(),
             sweep_pending: false,
@@ -146,35 +139,38 @@ impl ClusterState {
             paste_error: None,
         };
         // The first view waits for nothing, whatever its cost.
-        state.run_sweep();
+        let mut state = state.derive();
+        state.error = state.error.or(error);
+        state.sweep_if_pending();
         state
+    }
+
+    /// The sweep left for the controls' rest, now.
+    fn sweep_if_pending(&mut self) {
+        if let (true, Ok(cluster)) = (self.sweep_pending, self.inputs.cluster()) {
+            self.run_sweep(&cluster);
+        }
     }
 
     /// Weighs every value on the nodes now (running them, unless the last
     /// sweep's are these inputs'), and judges the goals over it.
-    fn run_sweep(&mut self) {
+    fn run_sweep(&mut self, cluster: &Cluster) {
         let key = sweep_nodes_key(&self.inputs);
         let nodes = match &self.sweep_nodes {
-            Some((k, nodes)) if *k == key => Ok(nodes.clone()),
-            _ => sweep_nodes_of(&self.inputs).map(Rc::new),
+            Some((k, nodes)) if *k == key => nodes.clone(),
+            _ => Rc::new(sweep_nodes(cluster, self.inputs.reduce_default_decay)),
         };
-        let swept = nodes.and_then(|n| Ok((sweep_with_of(&self.inputs, &n)?, n)));
-        match swept {
-            Ok((sweep, nodes)) => {
-                self.sweep_nodes = Some((key, nodes));
-                self.sweep = Some((sweep_key(&self.inputs), Rc::new(sweep)));
-                self.rejudge();
-            }
-            // Inputs that cannot be shown keep the last judgement.
-            Err(_) => self.sweep_pending = false,
-        }
+        let sweep = sweep_with(cluster, &nodes);
+        self.sweep_nodes = Some((key, nodes));
+        self.sweep = Some((sweep_key(&self.inputs), Rc::new(sweep)));
+        self.rejudge(cluster);
     }
 
     /// The goals judged over the sweep when it is the inputs'. Otherwise
     /// the sweep runs again at once when it is quick (`sweep_is_quick`: its
     /// nodes are kept when only node counts, spreads or the API servers
     /// moved), else once the controls rest.
-    fn rejudge(&mut self) {
+    fn rejudge(&mut self, cluster: &Cluster) {
         let key = sweep_key(&self.inputs);
         match &self.sweep {
             Some((k, sweep)) if *k == key => {
@@ -187,7 +183,7 @@ impl ClusterState {
                     .as_ref()
                     .is_some_and(|(k, _)| *k == sweep_nodes_key(&self.inputs));
                 if sweep_is_quick(&self.inputs, kept) {
-                    self.run_sweep();
+                    self.run_sweep(cluster);
                 } else {
                     self.sweep_pending = true;
                 }
@@ -198,11 +194,15 @@ impl ClusterState {
     /// Works the inputs out again; on an error, the last good result stays.
     fn derive(mut self) -> Self {
         let cache = self.cache.clone();
-        match show_by(&self.inputs, |s| cache.series(s)) {
-            Ok(s) => {
-                self.shown = Rc::new(s);
+        let worked = self.inputs.cluster().and_then(|cluster| {
+            let shown = show_by(&cluster, &self.inputs.compared, |s| cache.series(s))?;
+            Ok((cluster, shown))
+        });
+        match worked {
+            Ok((cluster, shown)) => {
+                self.shown = Rc::new(shown);
                 self.error = None;
-                self.rejudge();
+                self.rejudge(&cluster);
             }
             Err(e) => self.error = Some(e),
         }
@@ -301,9 +301,7 @@ impl Reducible for ClusterState {
                 }
             }
             ClusterAction::Sweep => {
-                if s.sweep_pending {
-                    s.run_sweep();
-                }
+                s.sweep_if_pending();
                 return Rc::new(s);
             }
             ClusterAction::Horizon(h) => i.horizon_ms = h,

@@ -4,8 +4,8 @@
 use super::apf::ApiServer;
 use super::backoff::Ms;
 use super::cluster::{
-    evaluate_by, judge, kubelet_config, sweep, sweep_nodes, sweep_with, ClusterResult, Constraints,
-    NodeClass, Recommendation, Sweep, SweepNodes, MAX_CLASSES,
+    evaluate_by, judge, kubelet_config, sweep, ClusterResult, Constraints, NodeClass,
+    Recommendation, Sweep, MAX_CLASSES,
 };
 use super::cluster::{Cluster, MAX_OTHER_NODES};
 use super::presets::presets;
@@ -195,18 +195,20 @@ impl ClusterInputs {
 
 /// The live cluster, today's default and each compared curve.
 pub fn show(inputs: &ClusterInputs) -> Result<ClusterShown, String> {
-    show_by(inputs, |s| std::rc::Rc::new(super::cluster::node_series(s)))
+    show_by(&inputs.cluster()?, &inputs.compared, |s| {
+        std::rc::Rc::new(super::cluster::node_series(s))
+    })
 }
 
-/// `show`, each class's node from `series` (`cluster::evaluate_by`).
+/// `show` of a cluster already built (`ClusterInputs::cluster`) and the
+/// curves compared, each class's node from `series` (`cluster::evaluate_by`).
 pub fn show_by(
-    inputs: &ClusterInputs,
+    cluster: &Cluster,
+    compared: &[&'static str],
     mut series: impl FnMut(&Scenario) -> std::rc::Rc<super::cluster::NodeSeries>,
 ) -> Result<ClusterShown, String> {
-    let cluster = inputs.cluster()?;
     let curves = presets();
-    let compared = inputs
-        .compared
+    let compared = compared
         .iter()
         .filter_map(|id| curves.iter().find(|p| p.id == *id))
         .map(|curve| {
@@ -219,7 +221,7 @@ pub fn show_by(
     Ok(ClusterShown {
         todays_default: evaluate_by(&cluster.on_todays_default(), &mut series),
         compared,
-        live: evaluate_by(&cluster, &mut series),
+        live: evaluate_by(cluster, &mut series),
     })
 }
 
@@ -229,24 +231,13 @@ pub fn sweep_of(inputs: &ClusterInputs) -> Result<Sweep, String> {
     Ok(sweep(&inputs.cluster()?, inputs.reduce_default_decay))
 }
 
-/// Every value's nodes for these inputs (`cluster::sweep_nodes`).
-pub fn sweep_nodes_of(inputs: &ClusterInputs) -> Result<SweepNodes, String> {
-    Ok(sweep_nodes(&inputs.cluster()?, inputs.reduce_default_decay))
-}
-
-/// The sweep of these inputs from nodes run for inputs of the same
-/// `sweep_nodes_key`.
-pub fn sweep_with_of(inputs: &ClusterInputs, nodes: &SweepNodes) -> Result<Sweep, String> {
-    Ok(sweep_with(&inputs.cluster()?, nodes))
-}
-
 /// Each class's (pods, crash interval, groups), in order; kubeAPIQPS,
 /// kubeAPIBurst; the gate; the horizon.
 pub type NodesKey = (Vec<(u32, Ms, Vec<Group>)>, u32, u32, bool, Ms);
 
-/// What the sweep's nodes depend on. Two inputs alike in this run the same
-/// nodes at every value: node counts, spreads and the API servers only
-/// re-sum them.
+/// What the sweep's nodes (`cluster::sweep_nodes`) depend on. Two inputs
+/// alike in this run the same nodes at every value: node counts, spreads
+/// and the API servers only re-sum them (`cluster::sweep_with`).
 pub fn sweep_nodes_key(inputs: &ClusterInputs) -> NodesKey {
     (
         inputs
