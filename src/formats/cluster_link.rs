@@ -7,7 +7,7 @@
 //! Read as `decode` reads: a bad value keeps the default and says so.
 
 use super::{format_go_duration_ms, group_field, parse_ms, presets, Notice, Reader};
-use crate::engine::cluster::{MAX_CLASSES, MAX_NODES, MAX_OTHER_NODES, MAX_SPREAD_MS};
+use crate::engine::cluster::{Constraints, MAX_CLASSES, MAX_NODES, MAX_OTHER_NODES, MAX_SPREAD_MS};
 use crate::engine::cluster_view::{
     ClassInputs, ClusterInputs, MAX_CLASS_NAME, MAX_RESTART_PERIOD_RANGE_MS, MAX_RUN_MS,
 };
@@ -211,77 +211,66 @@ fn read_want(r: &mut Reader, v: &str, c: &mut ClusterInputs) {
 /// A cluster view's inputs as link keys: defaults left out.
 pub fn cluster_link(c: &ClusterInputs) -> ClusterLink {
     let d = ClusterInputs::default();
+    let go = format_go_duration_ms;
     let mut out: Vec<(&'static str, String)> = vec![];
-    let mut put = |key: &'static str, changed: bool, value: &dyn Fn() -> String| {
-        if changed {
-            out.push((key, value()));
-        }
-    };
-    let go = |ms| format_go_duration_ms(ms);
     if c.classes != d.classes {
         for class in &c.classes {
-            put("cn", true, &|| {
-                format!(
-                    "{}~{}~{}~{}~{}",
-                    class.name,
-                    class.nodes,
-                    class.pods,
-                    go(class.run_ms),
-                    go(class.spread_ms)
-                )
-            });
+            let (name, nodes, pods) = (&class.name, class.nodes, class.pods);
+            let (run, spread) = (go(class.run_ms), go(class.spread_ms));
+            out.push(("cn", format!("{name}~{nodes}~{pods}~{run}~{spread}")));
         }
     }
     for (i, class) in c.classes.iter().enumerate() {
         for g in &class.groups {
-            put("cgr", true, &|| format!("{i}~{}", group_field(g)));
+            out.push(("cgr", format!("{i}~{}", group_field(g))));
         }
     }
-    put("cmax", c.max_ms.is_some(), &|| {
-        c.max_ms.map(go).unwrap_or_default()
-    });
-    put("cdecay", c.reduce_default_decay, &|| "1".into());
-    put(
-        "cqps",
-        (c.kube_api_qps, c.kube_api_burst) != (d.kube_api_qps, d.kube_api_burst),
-        &|| format!("{},{}", c.kube_api_qps, c.kube_api_burst),
-    );
+    if let Some(max) = c.max_ms {
+        out.push(("cmax", go(max)));
+    }
+    if c.reduce_default_decay {
+        out.push(("cdecay", "1".into()));
+    }
+    if (c.kube_api_qps, c.kube_api_burst) != (d.kube_api_qps, d.kube_api_burst) {
+        out.push(("cqps", format!("{},{}", c.kube_api_qps, c.kube_api_burst)));
+    }
     let a = &c.api_server;
-    put("capi", *a != d.api_server, &|| {
-        format!(
-            "{},{},{},{}",
+    if *a != d.api_server {
+        let seat = go((a.seconds_per_request * 1_000.0).round() as u64);
+        let (replicas, inflight, mutating) = (
             a.replicas,
             a.max_requests_inflight,
             a.max_mutating_requests_inflight,
-            go((a.seconds_per_request * 1_000.0).round() as u64)
-        )
-    });
-    put("cother", c.other_nodes != 0, &|| c.other_nodes.to_string());
-    put("ch", c.horizon_ms != d.horizon_ms, &|| go(c.horizon_ms));
-    put("ccmp", c.compared != d.compared, &|| c.compared.join(","));
+        );
+        out.push(("capi", format!("{replicas},{inflight},{mutating},{seat}")));
+    }
+    if c.other_nodes != d.other_nodes {
+        out.push(("cother", c.other_nodes.to_string()));
+    }
+    if c.horizon_ms != d.horizon_ms {
+        out.push(("ch", go(c.horizon_ms)));
+    }
+    if c.compared != d.compared {
+        out.push(("ccmp", c.compared.join(",")));
+    }
+    // The gate is the kubelet's (`cdecay`); the goals are the rest.
     let w = &c.want;
-    let same_want = (
-        w.crashes,
-        w.restart_within_ms,
-        w.no_limiter_binds,
-        w.max_system_busy_percent,
-    ) == (
-        d.want.crashes,
-        d.want.restart_within_ms,
-        d.want.no_limiter_binds,
-        d.want.max_system_busy_percent,
-    );
-    put("cwant", !same_want, &|| {
-        format!(
-            "{},{},{},{}",
-            w.crashes,
-            w.restart_within_ms.map(go).unwrap_or_default(),
-            u8::from(w.no_limiter_binds),
-            w.max_system_busy_percent
-                .map(|p| crate::engine::duration::rounded(p, 1))
-                .unwrap_or_default()
-        )
-    });
+    if (Constraints {
+        reduce_default_decay: d.want.reduce_default_decay,
+        ..w.clone()
+    }) != d.want
+    {
+        let within = w.restart_within_ms.map(go).unwrap_or_default();
+        let busy = w
+            .max_system_busy_percent
+            .map(|p| crate::engine::duration::rounded(p, 1))
+            .unwrap_or_default();
+        let no_limiter = u8::from(w.no_limiter_binds);
+        out.push((
+            "cwant",
+            format!("{},{within},{no_limiter},{busy}", w.crashes),
+        ));
+    }
     ClusterLink(out)
 }
 
