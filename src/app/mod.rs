@@ -318,9 +318,14 @@ fn use_core<R: Root>(props: &AppProps) -> Core {
     // The parts in the second wasm get only what they read, so that a
     // slider move does not reach them.
     let job_part_link = use_memo((*job).clone(), lazy::job_part_link);
+    // The node view's workload only while the cluster view shows, so that
+    // a slider moved in the node view does not reach a hidden cluster view.
     let cluster_part_link = use_memo(
-        ((*cluster).clone(), state.inputs.spec.effective_groups()),
-        |(cluster, groups)| lazy::cluster_part_link(cluster, groups),
+        (
+            (*cluster).clone(),
+            (*view == View::Cluster).then(|| state.inputs.spec.effective_groups()),
+        ),
+        |(cluster, groups)| lazy::cluster_part_link(cluster, groups.as_deref().unwrap_or_default()),
     );
     use_page_owner::<R>(query.clone(), sync, page.embed, root.clone());
     Core {
