@@ -423,14 +423,17 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <Slider id={id("run")} label="each runs before it crashes" positions={CRASH_INTERVAL_STOPS_MS.len()}
                         position={nearest_stop(CRASH_INTERVAL_STOPS_MS, c.run_ms)} display={format_human_ms(c.run_ms)}
                         onchange={edit(ClassEdit::Run, CRASH_INTERVAL_STOPS_MS)} />
-                    <button type="button" id={id("take-workload")} onclick={{
-                        let groups = (*p.node_groups).clone();
-                        send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(groups.clone())))
-                    }}>{ format!("Run the CrashLoopBackOff view's workload here ({})", workload_words(&p.node_groups)) }</button>
+                    <p>
+                        <button type="button" id={id("take-workload")} onclick={{
+                            let groups = (*p.node_groups).clone();
+                            send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(groups.clone())))
+                        }}>{"Take the CrashLoopBackOff view's workload"}</button>
+                        <small class="hint">{ format!(" {}", workload_words(&p.node_groups)) }</small>
+                    </p>
                 } else {
                     <p class="hint" id={id("workload")}>{ format!("Each node runs the CrashLoopBackOff view's workload as it was taken: {}.", workload_words(&c.groups)) }</p>
-                    <button type="button" id={id("own-pods")}
-                        onclick={send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(vec![])))}>{"Back to crash-looping pods"}</button>
+                    <p><button type="button" id={id("own-pods")}
+                        onclick={send(&state, move |_: MouseEvent| ClusterAction::Class(n, ClassEdit::Workload(vec![])))}>{"Back to crash-looping pods"}</button></p>
                 }
                 <Slider id={id("spread")} label="the rollout reaches its nodes over" positions={SPREAD_STOPS_MS.len()}
                     position={nearest_stop(SPREAD_STOPS_MS, c.spread_ms)}
@@ -486,7 +489,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     </ul>
                     { for classes }
                     if i.classes.len() < MAX_CLASSES {
-                        <button type="button" id="add-class" onclick={send(&state, |_: MouseEvent| ClusterAction::AddClass)}>{"Add a node class"}</button>
+                        <p><button type="button" id="add-class" onclick={send(&state, |_: MouseEvent| ClusterAction::AddClass)}>{"Add a node class"}</button></p>
                     }
                     <Slider id="cluster-horizon" label="followed for" positions={HORIZON_STOPS_MS.len()}
                         position={nearest_stop(HORIZON_STOPS_MS, i.horizon_ms)} display={format_human_ms(i.horizon_ms)}
