@@ -264,7 +264,7 @@ fn scenario(input: &str) -> Result<String, String> {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
-    use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+    use crashloop_explorer::engine::config::{KubeletConfig, KubeletVersion};
     use crashloop_explorer::engine::pod::{diagnose, diagnose_pods, NodeAssumption};
     use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod, pods_json, read_pods};
     use crashloop_explorer::formats::time::parse_rfc3339;
@@ -275,19 +275,15 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
             quoted(&node.version)
         )
     })?;
-    let mut config: KubeletConfig = match &node.config {
-        Some(c) => serde_json::from_str(c)
-            .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))?,
-        None => KubeletConfig::default(),
-    };
-    config.kubelet_version = Some(version);
-    let backoff = resolve(&config).map_err(|e| e.to_string())?;
-    let label = format!(
-        "kubelet {} with this configuration ({} / {})",
-        version.name(),
-        crashloop_explorer::engine::duration::format_human_ms(backoff.initial_ms),
-        crashloop_explorer::engine::duration::format_human_ms(backoff.max_ms)
-    );
+    let config: Option<KubeletConfig> = node
+        .config
+        .as_deref()
+        .map(|c| {
+            serde_json::from_str(c).map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))
+        })
+        .transpose()?;
+    let node_assumed = NodeAssumption::new(version, config.as_ref(), "with this configuration")
+        .map_err(|e| e.to_string())?;
     let chosen = node
         .now
         .as_deref()
@@ -298,11 +294,7 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64)
     });
-    let node = NodeAssumption {
-        backoff,
-        version,
-        label,
-    };
+    let node = node_assumed;
     let json = if every {
         let read = read_pods(input, version)?;
         let d = diagnose_pods(&read.pods, &node, now, chosen.is_some());
@@ -313,6 +305,15 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
         notes.append(&mut d.notes);
         d.notes = notes;
         diagnosis_json(&d)
+    };
+    // Said first: the pod does not carry its node's configuration.
+    let json = match json {
+        serde_json::Value::Object(fields) => serde_json::Value::Object(
+            std::iter::once(("assumes".to_owned(), node.label.clone().into()))
+                .chain(fields)
+                .collect(),
+        ),
+        other => other,
     };
     serde_json::to_string_pretty(&json).map_err(|e| e.to_string())
 }

@@ -4,17 +4,41 @@
 //! worker up to half the last requeue (≤ 30 s) late).
 #![cfg(not(target_arch = "wasm32"))]
 
-use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+use crashloop_explorer::engine::config::{KubeletConfig, KubeletVersion};
 use crashloop_explorer::engine::pod::{diagnose, ContainerKind, NodeAssumption, PodDiagnosis};
 use crashloop_explorer::formats::pod::parse_pod;
 use crashloop_explorer::formats::time::{format_rfc3339, parse_rfc3339};
 
 fn node() -> NodeAssumption {
-    NodeAssumption {
-        backoff: resolve(&KubeletConfig::default()).expect("defaults resolve"),
-        version: KubeletVersion::V1_37,
-        label: "kubelet 1.37 defaults (10 s / 5 min)".into(),
-    }
+    NodeAssumption::new(KubeletVersion::V1_37, None, "").expect("defaults resolve")
+}
+
+// The pod does not carry its node's configuration: unless a configuration is
+// chosen, a kubelet's shipped defaults (1.37: ReduceDefaultCrashLoopBackOffDecay
+// alpha, off; KubeletCrashLoopBackOffMax beta, on, field unset: 10 s / 5 min).
+// With the decay gate chosen the curve is 1 s / 5 min (the max gate is on and
+// the unset field means 300 s).
+#[test]
+fn shipped_defaults_unless_a_configuration_is_chosen() {
+    let shipped = node();
+    assert_eq!(
+        (shipped.backoff.initial_ms, shipped.backoff.max_ms),
+        (10_000, 300_000)
+    );
+    assert_eq!(shipped.label, "kubelet 1.37's shipped defaults (10 s / 5 min)");
+    let gate: KubeletConfig = serde_json::from_str(
+        r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}"#,
+    )
+    .expect("config");
+    let chosen =
+        NodeAssumption::new(KubeletVersion::V1_37, Some(&gate), "as configured above").unwrap();
+    assert_eq!(
+        (chosen.backoff.initial_ms, chosen.backoff.max_ms, chosen.label.as_str()),
+        (1_000, 300_000, "kubelet 1.37 as configured above (1 s / 5 min)")
+    );
+    // 1.31 knows no decay gate: the kubelet refuses it, and so does the choice.
+    let old = NodeAssumption::new(KubeletVersion::V1_31, Some(&gate), "as configured above");
+    assert!(old.unwrap_err().to_string().contains("unrecognized feature gate"));
 }
 
 fn fixture(name: &str) -> String {
@@ -67,9 +91,11 @@ fn crash_looping_container_from_json() {
         show(app.resets_if_runs_until).as_deref(),
         Some("2026-11-20T10:12:43Z")
     );
-    // 3 600 s / (3 s + 160 s).
-    assert!((app.restarts_per_hour.unwrap() - 22.085).abs() < 0.001);
-    assert_eq!(app.verdict, "exit 1: restartPolicy Always restarts it");
+    // One figure for the next hour: this configuration's 12 (below), not
+    // 3 600 s / (3 s + 160 s) = 22.1 at today's wait, which grows to 5 min.
+    assert_eq!(app.restarts_next_hour, Some(12));
+    assert_eq!(app.exit_reason.as_deref(), Some("Error"));
+    assert_eq!(app.verdict, "exit 1 (Error): restartPolicy Always restarts it");
     // This configuration: 10:02:43, then every 303 s from 10:07:46; 12 before 11:01:00.
     let this = &app.alternatives[0];
     assert_eq!((this.backoff_ms, this.restarts_next_hour), (160_000, 12));
@@ -104,7 +130,7 @@ fn on_failure_exit_zero_stays_down() {
     let main = &d.containers[0];
     assert_eq!(
         main.verdict,
-        "exit 0: restartPolicy OnFailure does not restart it"
+        "exit 0 (Completed): restartPolicy OnFailure does not restart it"
     );
     assert_eq!(
         (main.next_restart_at, main.state.as_str()),
@@ -167,7 +193,7 @@ fn container_restart_rules() {
     let t = &d.containers[0];
     assert_eq!(
         t.verdict,
-        "exit 42: restartPolicyRules[0] (Restart) restarts it"
+        "exit 42 (Error): restartPolicyRules[0] (Restart) restarts it"
     );
     assert_eq!(
         show(t.next_restart_at).as_deref(),
@@ -191,7 +217,7 @@ fn the_message_wins_and_says_which_configurations_fit() {
         show(p.next_restart_at).as_deref(),
         Some("2026-11-20T10:01:10Z")
     );
-    assert!(p.notes[0].contains("the kubelet says back-off 1m0s but kubelet 1.37 defaults (10 s / 5 min) gives 5m0s at restartCount 9"), "{:?}", p.notes);
+    assert!(p.notes[0].contains("the kubelet says back-off 1m0s but kubelet 1.37's shipped defaults (10 s / 5 min) gives 5m0s at restartCount 9"), "{:?}", p.notes);
     assert!(
         p.notes.iter().any(|n| n.contains("a maximum of 1m0s fits")),
         "{:?}",

@@ -11,12 +11,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
-use super::controls::{TextArea, TextField};
+use super::controls::{Choice, TextArea, TextField};
 use super::state::PodGroup;
-use crate::engine::config::{resolve, KubeletConfig, KubeletVersion, Semantics};
-use crate::engine::duration::format_human_ms;
+use crate::engine::config::{KubeletConfig, KubeletVersion};
+use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::pod::{
-    diagnose_pods, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer,
+    diagnose_pods, exit_words, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer,
     PodObservation, PodReading,
 };
 use crate::engine::scenario::{ExitKind, Group, EXIT_CODE_RANGE, RUN_RANGE_MS};
@@ -33,16 +33,39 @@ pub struct PodPanelProps {
     pub on_explore: Callback<PodGroup>,
 }
 
+/// The "Diagnose on" choice's values.
+const ASSUME_SHIPPED: &str = "shipped";
+const ASSUME_ABOVE: &str = "above";
+
 fn clock_ms() -> i64 {
     js_sys::Date::now() as i64
 }
 
-/// "in 1 min 43 s", "12 s ago".
+/// "in 1 min 43 s", "due 12 s ago" (whole seconds: a pod's times are).
 fn relative(ms: i64) -> String {
     if ms >= 0 {
-        format!("in {}", format_human_ms(ms as Ms))
+        format!("in {}", format_span_ms(ms as Ms))
     } else {
-        format!("{} ago", format_human_ms(ms.unsigned_abs()))
+        format!("due {} ago", format_span_ms(ms.unsigned_abs()))
+    }
+}
+
+/// The countdown to a restart, and what a restart already due means: the
+/// kubelet starts it at its next sync of the pod, by `latest` at the latest.
+fn countdown(at: i64, latest: Option<i64>, clock: i64) -> String {
+    if at >= clock {
+        return relative(at - clock);
+    }
+    match latest {
+        Some(l) if l >= clock => format!(
+            "due since {}: the kubelet starts it at its next sync of the pod, {} at the latest",
+            format_span_ms((clock - at).unsigned_abs()),
+            relative(l - clock)
+        ),
+        _ => format!(
+            "due since {}: the kubelet should have restarted it by now; the output is older than it looks or the pod has moved on (paste a fresh one)",
+            format_span_ms((clock - at).unsigned_abs())
+        ),
     }
 }
 
@@ -90,6 +113,9 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     let tick = use_state(|| 0u64);
     // Which pod of a paste of several is shown in full (its rank).
     let selected = use_state(|| 0usize);
+    // Whether the pod is diagnosed on the configuration chosen above rather
+    // than on the kubelet's shipped defaults (the pod does not carry it).
+    let assume_above = use_state(|| false);
     let read: Rc<Result<Rc<PodsRead>, String>> = {
         let version = p.version;
         use_memo(((*text).clone(), version), |(t, v)| {
@@ -100,33 +126,31 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             }
         })
     };
-    // The last good reading stays while the text is wrong.
-    let last_good = use_mut_ref(|| None::<Rc<PodsRead>>);
-    if let Ok(r) = &*read {
-        *last_good.borrow_mut() = Some(r.clone());
-    }
-    let shown = last_good.borrow().clone();
+    // Only the reading of the text as it is now: a refused paste shows its
+    // error and no earlier pod's diagnosis.
+    let shown = (*read).as_ref().ok().cloned();
     let typed_now = (!now_text.trim().is_empty()).then(|| parse_rfc3339(&now_text));
     let now = match &typed_now {
         Some(Ok(t)) => *t,
         _ => pasted_at.unwrap_or_else(clock_ms),
     };
-    let node = resolve(&KubeletConfig {
-        semantics: Some(Semantics::Kubelet),
-        kubelet_version: Some(p.version),
-        ..p.config.clone()
-    })
-    .map(|backoff| NodeAssumption {
-        label: format!(
-            "{} / {}: kubelet {} as configured above",
-            format_human_ms(backoff.initial_ms),
-            format_human_ms(backoff.max_ms),
-            p.version.name()
-        ),
-        backoff,
-        version: p.version,
-    });
-    let all = match (&shown, &node) {
+    let shipped = NodeAssumption::new(p.version, None, "");
+    let above = NodeAssumption::new(p.version, Some(&p.config), "as configured above");
+    let node = if *assume_above { &above } else { &shipped };
+    let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
+        Ok(n) => n.label.clone(),
+        Err(e) => format!("{refused} (refused: {e})"),
+    };
+    let assume_choice = html! {
+        <Choice id="pod-assume" label="Diagnose on"
+            options={vec![
+                (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
+                (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
+            ]}
+            selected={if *assume_above { ASSUME_ABOVE } else { ASSUME_SHIPPED }}
+            onchange={{ let a = assume_above.clone(); Callback::from(move |v: String| a.set(v == ASSUME_ABOVE)) }} />
+    };
+    let all = match (&shown, node) {
         (Some(r), Ok(node)) => Some(diagnose_pods(&r.pods, node, now, typed_now.is_some())),
         _ => None,
     };
@@ -211,7 +235,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         }
     });
     let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
-    let error = match (&*read, &node) {
+    let error = match (&*read, node) {
         (Err(e), _) if !e.is_empty() => Some(e.clone()),
         (_, Err(e)) => Some(format!("the view's kubelet configuration is refused: {e}")),
         _ => None,
@@ -270,14 +294,15 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                             }
                         }</dd>
                         if let Some(t) = c.next_restart_at {
-                            <dt>{"countdown"}</dt><dd id={format!("pod-countdown-{i}")}>{ relative(t - clock) }</dd>
+                            <dt>{"countdown"}</dt><dd id={format!("pod-countdown-{i}")}>{ countdown(t, c.next_restart_latest_at, clock) }</dd>
                         }
                         <dt>{"last run"}</dt><dd id={format!("pod-run-{i}")}>{
-                            c.run_ms.map_or("—".to_owned(), |r| format!("{}, exit code {}", format_human_ms(r), c.exit_code.map_or("?".into(), |e| e.to_string())))
+                            c.run_ms.map_or("—".to_owned(), |r| format!("{}, exit code {}", format_span_ms(r),
+                                c.exit_code.map_or("not shown".into(), |e| exit_words(e, c.exit_reason.as_deref().unwrap_or_default()))))
                         }</dd>
                         <dt>{"restart policy"}</dt><dd>{ c.verdict.clone() }</dd>
-                        if let Some(r) = c.restarts_per_hour {
-                            <dt>{"at this cadence"}</dt><dd>{ format!("{r:.1} restarts per hour") }</dd>
+                        if let Some(r) = c.restarts_next_hour {
+                            <dt>{"in the next hour"}</dt><dd id={format!("pod-hour-{i}")}>{ format!("{r} restart{}", if r == 1 { "" } else { "s" }) }</dd>
                         }
                         if let Some(t) = c.resets_if_runs_until {
                             <dt>{"resets the curve"}</dt><dd id={format!("pod-reset-{i}")}>{ format!("if it runs until {}", format_rfc3339(t)) }</dd>
@@ -348,10 +373,13 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         });
         html! {
             <div id="pod-result">
+                if let Ok(n) = node {
+                    <h3 id="pod-assumes">{ format!("Diagnosed on {}", n.label) }</h3>
+                }
                 <p id="pod-shape">{ format!("Read as {shape}.") }</p>
                 { for ranking }
                 <p>{ format!("Pod {}{}", if d.namespace.is_empty() { String::new() } else { format!("{}/", d.namespace) }, if d.pod.is_empty() { "(unnamed)" } else { &d.pod }) }
-                    { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_human_ms(a))) }
+                    { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_span_ms(a))) }
                     { format!(", at {}", format_rfc3339(now)) }</p>
                 if !(reader_notes.is_empty() && d.notes.is_empty()) {
                     <ul class="notes">{ for reader_notes.iter().chain(&d.notes).map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
@@ -379,7 +407,8 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                     placeholder="e.g. 2026-11-20T10:01:00Z" oninput={{ let n = now_text.clone(); Callback::from(move |v: String| n.set(v)) }}
                     error={now_error} />
             </div>
-            <p class="hint">{"The kubelet's configuration is not in the pod: the version and gates chosen above are assumed; what the pod states (the kubelet's back-off message) wins."}</p>
+            <div class="row">{ assume_choice }</div>
+            <p class="hint">{"A pod does not carry its node's kubelet configuration: it is diagnosed on the kubelet's shipped defaults for the version chosen above unless you choose that view's configuration; the kubelet's own back-off message, where the output shows one, wins."}</p>
             { for body }
         </>
     }

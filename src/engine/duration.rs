@@ -208,6 +208,42 @@ pub fn format_human_ms(ms: u64) -> String {
     }
 }
 
+/// A span of wall-clock time for people, in whole seconds (a pod's times
+/// are whole seconds): "42 s", "3 min 5 s", "2 h 10 min", "3 days 4 h",
+/// "7 years 256 days" (years of 365 days).
+pub fn format_span_ms(ms: u64) -> String {
+    const MIN: u64 = 60;
+    const HOUR: u64 = 60 * MIN;
+    const DAY: u64 = 24 * HOUR;
+    const YEAR: u64 = 365 * DAY;
+    let s = ms / 1000;
+    let plural = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let pair = |big: String, small: u64, unit: &str| {
+        if small == 0 {
+            big
+        } else {
+            format!("{big} {small} {unit}")
+        }
+    };
+    if s < MIN {
+        format!("{s} s")
+    } else if s < HOUR {
+        pair(format!("{} min", s / MIN), s % MIN, "s")
+    } else if s < DAY {
+        pair(format!("{} h", s / HOUR), s % HOUR / MIN, "min")
+    } else if s < YEAR {
+        pair(plural(s / DAY, "day"), s % DAY / HOUR, "h")
+    } else {
+        let days = s % YEAR / DAY;
+        let years = plural(s / YEAR, "year");
+        if days == 0 {
+            years
+        } else {
+            format!("{years} {}", plural(days, "day"))
+        }
+    }
+}
+
 /// Go's `Duration.Seconds()`: whole seconds and the nanoseconds left, each
 /// made a float64 and summed, not the nanoseconds divided by 1e9 in one
 /// step; the two differ in the last digit for some durations finer than a
@@ -280,6 +316,21 @@ pub fn scientific(v: f64) -> (String, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_are_whole_seconds_up_to_years() {
+        assert_eq!(format_span_ms(999), "0 s");
+        assert_eq!(format_span_ms(30_013), "30 s");
+        assert_eq!(format_span_ms(109_000), "1 min 49 s");
+        assert_eq!(format_span_ms(120_000), "2 min");
+        assert_eq!(format_span_ms(3_600_000 + 29 * 60_000), "1 h 29 min");
+        assert_eq!(format_span_ms(86_400_000), "1 day");
+        assert_eq!(format_span_ms(2 * 86_400_000 + 3_600_000), "2 days 1 h");
+        // 67464 h 29 min: 2811 days = 7 × 365 + 256, and 0 h.
+        assert_eq!(format_span_ms((67_464 * 60 + 29) * 60_000), "7 years 256 days");
+        assert_eq!(format_span_ms(365 * 86_400_000), "1 year");
+        assert_eq!(format_span_ms(u64::MAX).split(' ').nth(1), Some("years"));
+    }
 
     #[test]
     fn seconds_are_written_in_integers_as_they_were_with_floats() {

@@ -10,8 +10,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::backoff::{Backoff, ExpiryRule, Ms};
-use super::config::{EffectiveBackoff, KubeletVersion, Semantics, FLAT_RESET_MS};
-use super::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
+use super::config::{
+    resolve, ConfigError, EffectiveBackoff, KubeletConfig, KubeletVersion, Semantics,
+    FLAT_RESET_MS,
+};
+use super::duration::{
+    format_go_duration_ms, format_human_ms, format_span_ms, parse_go_duration, NANOS_PER_MS,
+};
 use super::restart_rules::{ContainerRestart, Verdict};
 use super::rng::SplitMix64;
 use super::scenario::{Requeue, RestartPolicy};
@@ -151,11 +156,16 @@ pub struct ContainerDiagnosis {
     /// The latest the pod worker may act, with this version's requeue timing.
     pub next_restart_latest_at: Option<Epoch>,
     pub countdown_ms: Option<i64>,
-    /// At the current crash interval and wait.
-    pub restarts_per_hour: Option<f64>,
+    /// Restarts in the hour from "now" under the assumed configuration (the
+    /// waits still growing to the cap, the GC, the reset), as the first row
+    /// of `alternatives` has it: one figure, not a cadence beside it.
+    pub restarts_next_hour: Option<u64>,
     /// The last run: `finishedAt − startedAt`.
     pub run_ms: Option<Ms>,
     pub exit_code: Option<i32>,
+    /// The last termination's reason as the kubelet set it (`Error`,
+    /// `OOMKilled`, `Completed`, `StartError`…), where the output shows it.
+    pub exit_reason: Option<String>,
     /// Running past this moment makes the next exit start the curve over.
     pub resets_if_runs_until: Option<Epoch>,
     /// Whether the last run's length would reset the curve if repeated.
@@ -185,6 +195,39 @@ pub struct NodeAssumption {
     pub backoff: EffectiveBackoff,
     pub version: KubeletVersion,
     pub label: String,
+}
+
+impl NodeAssumption {
+    /// A kubelet of `version` on its shipped defaults (`config` `None`: every
+    /// gate at the version's default, no `crashLoopBackOff` field), or with
+    /// `config`, said as `whose` ("as configured above", "with this
+    /// configuration"). The pod does not carry its node's configuration, so
+    /// the defaults are what a diagnosis assumes unless a user chooses.
+    pub fn new(
+        version: KubeletVersion,
+        config: Option<&KubeletConfig>,
+        whose: &str,
+    ) -> Result<Self, ConfigError> {
+        let backoff = resolve(&KubeletConfig {
+            semantics: Some(Semantics::Kubelet),
+            kubelet_version: Some(version),
+            ..config.cloned().unwrap_or_default()
+        })?;
+        let curve = format!(
+            "{} / {}",
+            format_human_ms(backoff.initial_ms),
+            format_human_ms(backoff.max_ms)
+        );
+        let label = match config {
+            None => format!("kubelet {}'s shipped defaults ({curve})", version.name()),
+            Some(_) => format!("kubelet {} {whose} ({curve})", version.name()),
+        };
+        Ok(Self {
+            backoff,
+            version,
+            label,
+        })
+    }
 }
 
 /// The wait the kubelet's message states: `back-off 2m40s restarting failed
@@ -291,6 +334,16 @@ fn state_word(c: &ObservedContainer) -> String {
     }
 }
 
+/// An exit as kubectl's reader would say it: the code with the kubelet's
+/// reason beside it where the output shows one ("137 (OOMKilled)").
+pub fn exit_words(code: i32, reason: &str) -> String {
+    if reason.is_empty() {
+        code.to_string()
+    } else {
+        format!("{code} ({reason})")
+    }
+}
+
 /// The other configurations people ask about, with the chosen one first.
 fn alternatives(chosen: &NodeAssumption) -> Vec<(String, Ms, Ms)> {
     let b = &chosen.backoff;
@@ -378,9 +431,11 @@ fn diagnose_container(
     let exit_code = last.as_ref().map(|t| t.exit_code);
     let verdict = exit_code.map(|code| c.restart.after_exit(pod_policy, code));
     let verdict_text = match (exit_code, verdict) {
-        (Some(code), Some(v)) => {
-            format!("exit {code}: {}", v.describe(c.restart.policy(pod_policy)))
-        }
+        (Some(code), Some(v)) => format!(
+            "exit {}: {}",
+            exit_words(code, last.as_ref().map_or("", |t| t.reason.as_str())),
+            v.describe(c.restart.policy(pod_policy))
+        ),
         _ => "no exit yet".to_owned(),
     };
     let message = match &c.state {
@@ -487,11 +542,7 @@ fn diagnose_container(
             "its runs last longer than the reset threshold: each exit restarts at once".into(),
         );
     }
-    let restarts_per_hour = match (run_ms, backoff_ms, restarts) {
-        (Some(r), Some(w), true) if r + w > 0 => Some(3_600_000.0 / (r + w) as f64),
-        _ => None,
-    };
-    let alternatives = match (finished, last_restart, restarts) {
+    let alternatives: Vec<Alternative> = match (finished, last_restart, restarts) {
         (Some(done), Some(started), true) => alternatives(node)
             .into_iter()
             .map(|(label, i, m)| {
@@ -510,6 +561,7 @@ fn diagnose_container(
             .collect(),
         _ => vec![],
     };
+    let restarts_next_hour = alternatives.first().map(|a| a.restarts_next_hour);
     if let Some(at) = pull_at.filter(|_| next.is_none()) {
         next = Some(at);
         notes.push("the next pull is worked out from the events' ages, taken as printed at the moment of the diagnosis: an estimate".into());
@@ -526,9 +578,13 @@ fn diagnose_container(
         next_restart_at: next,
         next_restart_latest_at: latest,
         countdown_ms: next.map(|t| t - now),
-        restarts_per_hour,
+        restarts_next_hour,
         run_ms,
         exit_code,
+        exit_reason: last
+            .as_ref()
+            .map(|t| t.reason.clone())
+            .filter(|r| !r.is_empty()),
         resets_if_runs_until: resets_until,
         run_resets_curve,
         verdict: verdict_text,
@@ -665,9 +721,10 @@ pub fn diagnose_row(
             next_restart_at: next,
             next_restart_latest_at: latest,
             countdown_ms: next.map(|t| t - now),
-            restarts_per_hour: None,
+            restarts_next_hour: None,
             run_ms: None,
             exit_code: None,
+            exit_reason: None,
             resets_if_runs_until: resets_until,
             run_resets_curve: false,
             verdict: "a table shows no exit code".into(),
@@ -744,14 +801,14 @@ pub fn diagnose_pods(
         Some(t) if !now_chosen => {
             notes.push(format!(
                 "the output's newest time is {} before now: diagnosed as of that moment, the output's own; choose a moment to diagnose at another",
-                super::duration::format_human_ms((now - t) as Ms)
+                format_span_ms((now - t) as Ms)
             ));
             t
         }
         Some(t) => {
             notes.push(format!(
                 "the output's newest time is {} before the moment chosen: what it shows may have moved on since",
-                super::duration::format_human_ms((now - t) as Ms)
+                format_span_ms((now - t) as Ms)
             ));
             now
         }
