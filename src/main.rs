@@ -279,7 +279,8 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
         .config
         .as_deref()
         .map(|c| {
-            serde_json::from_str(c).map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))
+            serde_json::from_str(c)
+                .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))
         })
         .transpose()?;
     let node_assumed = NodeAssumption::new(version, config.as_ref(), "with this configuration")

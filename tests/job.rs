@@ -654,3 +654,48 @@ fn validation_as_it_is_now() {
         ["spec.template.spec.containers[1].restartPolicy: Required value: must specify restartPolicy when restart rules are used"]
     );
 }
+
+// A number field reads as the API server decodes an int32 from YAML made
+// JSON: letters are a string, a fraction or 2^31 a number that is no int32,
+// in the decoder's words (the Deployment message seen in public threads:
+// "cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
+// of type int32").
+#[test]
+fn number_fields_refuse_what_is_no_int32() {
+    use crashloop_explorer::engine::job::validate::read_int32;
+    let read = |t: &str| read_int32("JobSpec", "spec.backoffLimit", t);
+    assert_eq!(read(" 6 "), Ok(Some(6)));
+    assert_eq!(read(""), Ok(None));
+    assert_eq!(read("-1"), Ok(Some(-1)));
+    assert_eq!(read("2147483647"), Ok(Some(i32::MAX)));
+    let prefix = "Job in version \"v1\" cannot be handled as a Job: json: cannot unmarshal ";
+    let suffix = " into Go struct field JobSpec.spec.backoffLimit of type int32";
+    for (text, what) in [
+        ("abc", "string"),
+        ("1.5", "number 1.5"),
+        ("2147483648", "number 2147483648"),
+        ("-2147483649", "number -2147483649"),
+        ("1e400", "string"),
+    ] {
+        assert_eq!(read(text), Err(format!("{prefix}{what}{suffix}")), "{text}");
+    }
+}
+
+// A script line naming a container the Job lacks matches nothing: refused,
+// naming it; `exit 1` means the Job's first container; a script written for
+// `main` is carried to a loaded Job's `pi`.
+#[test]
+fn scripts_name_the_jobs_containers() {
+    let pi = vec!["pi".to_owned()];
+    assert_eq!(
+        FailureScript::parse_for("exit main=1", &pi, 1_000).unwrap_err(),
+        "line 1: the Job has no container \"main\" (its containers: pi)"
+    );
+    let s = FailureScript::parse_for("exit 1\nsucceed", &pi, 1_000).unwrap();
+    assert_eq!(s.to_text(), "exit pi=1\nsucceed");
+    let main = FailureScript::parse("exit main=1\nexit 42", "main", 1_000).unwrap();
+    assert_eq!(
+        main.retarget("main", "pi").to_text(),
+        "exit pi=1\nexit pi=42"
+    );
+}

@@ -25,20 +25,33 @@ fn shipped_defaults_unless_a_configuration_is_chosen() {
         (shipped.backoff.initial_ms, shipped.backoff.max_ms),
         (10_000, 300_000)
     );
-    assert_eq!(shipped.label, "kubelet 1.37's shipped defaults (10 s / 5 min)");
-    let gate: KubeletConfig = serde_json::from_str(
-        r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}"#,
-    )
-    .expect("config");
+    assert_eq!(
+        shipped.label,
+        "kubelet 1.37's shipped defaults (10 s / 5 min)"
+    );
+    let gate: KubeletConfig =
+        serde_json::from_str(r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}"#)
+            .expect("config");
     let chosen =
         NodeAssumption::new(KubeletVersion::V1_37, Some(&gate), "as configured above").unwrap();
     assert_eq!(
-        (chosen.backoff.initial_ms, chosen.backoff.max_ms, chosen.label.as_str()),
-        (1_000, 300_000, "kubelet 1.37 as configured above (1 s / 5 min)")
+        (
+            chosen.backoff.initial_ms,
+            chosen.backoff.max_ms,
+            chosen.label.as_str()
+        ),
+        (
+            1_000,
+            300_000,
+            "kubelet 1.37 as configured above (1 s / 5 min)"
+        )
     );
     // 1.31 knows no decay gate: the kubelet refuses it, and so does the choice.
     let old = NodeAssumption::new(KubeletVersion::V1_31, Some(&gate), "as configured above");
-    assert!(old.unwrap_err().to_string().contains("unrecognized feature gate"));
+    assert!(old
+        .unwrap_err()
+        .to_string()
+        .contains("unrecognized feature gate"));
 }
 
 fn fixture(name: &str) -> String {
@@ -95,7 +108,10 @@ fn crash_looping_container_from_json() {
     // 3 600 s / (3 s + 160 s) = 22.1 at today's wait, which grows to 5 min.
     assert_eq!(app.restarts_next_hour, Some(12));
     assert_eq!(app.exit_reason.as_deref(), Some("Error"));
-    assert_eq!(app.verdict, "exit 1 (Error): restartPolicy Always restarts it");
+    assert_eq!(
+        app.verdict,
+        "exit 1 (Error): restartPolicy Always restarts it"
+    );
     // This configuration: 10:02:43, then every 303 s from 10:07:46; 12 before 11:01:00.
     let this = &app.alternatives[0];
     assert_eq!((this.backoff_ms, this.restarts_next_hour), (160_000, 12));

@@ -16,8 +16,8 @@ use super::state::PodGroup;
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::pod::{
-    diagnose_pods, exit_words, ContainerDiagnosis, ContainerKind, NodeAssumption, ObservedContainer,
-    PodObservation, PodReading,
+    diagnose_pods, exit_words, ContainerDiagnosis, ContainerKind, NodeAssumption,
+    ObservedContainer, PodObservation, PodReading,
 };
 use crate::engine::scenario::{ExitKind, Group, EXIT_CODE_RANGE, RUN_RANGE_MS};
 use crate::engine::Ms;

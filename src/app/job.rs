@@ -13,6 +13,8 @@ use super::controls::{
 use super::state::nearest_stop;
 use crate::chart::draw_job;
 use crate::engine::duration::format_human_ms;
+use crate::engine::job::script::DEFAULT_CONTAINER;
+use crate::engine::job::validate::read_int32;
 use crate::engine::job::{
     run_job, ConditionType, FailureScript, FieldError, JobManifest, JobRun, OnExitCodes,
     OnPodCondition, PodFailurePolicyRule, PodResult, ValidJob, DEFAULT_HORIZON_MS, MAX_RULES,
@@ -34,6 +36,12 @@ pub struct JobState {
     /// Each rule's exit-code values as typed.
     pub values_text: Vec<String>,
     pub seed: u64,
+    /// The seed as typed, and why it is refused (the last good seed stays).
+    pub seed_text: String,
+    pub seed_error: Option<String>,
+    /// Number fields whose text is not an int32: the text as typed, and the
+    /// API server's refusal. The Job runs again once every one reads.
+    pub int_refused: Vec<(IntField, String, String)>,
     pub failure_percent: u32,
     pub paste: String,
     pub paste_error: Option<String>,
@@ -64,13 +72,26 @@ pub enum JobAction {
     ContainerRuleCodes(String),
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IntField {
     BackoffLimit,
     Completions,
     Parallelism,
     BackoffLimitPerIndex,
     MaxFailedIndexes,
+}
+
+impl IntField {
+    /// The field's path, as the API server names it.
+    pub fn path(self) -> &'static str {
+        match self {
+            IntField::BackoffLimit => "spec.backoffLimit",
+            IntField::Completions => "spec.completions",
+            IntField::Parallelism => "spec.parallelism",
+            IntField::BackoffLimitPerIndex => "spec.backoffLimitPerIndex",
+            IntField::MaxFailedIndexes => "spec.maxFailedIndexes",
+        }
+    }
 }
 
 pub enum RuleEdit {
@@ -91,13 +112,21 @@ pub enum Fill {
     Random,
 }
 
-fn first_container(m: &JobManifest) -> String {
+fn containers(m: &JobManifest) -> Vec<String> {
     m.spec
         .template
         .spec
         .containers
-        .first()
-        .map_or_else(|| "main".to_owned(), |c| c.name.clone())
+        .iter()
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+fn first_container(m: &JobManifest) -> String {
+    containers(m)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| DEFAULT_CONTAINER.to_owned())
 }
 
 fn values_text(m: &JobManifest) -> Vec<String> {
@@ -127,6 +156,9 @@ impl JobState {
             values_text: values_text(&inputs.manifest),
             inputs,
             seed: 1,
+            seed_text: "1".into(),
+            seed_error: None,
+            int_refused: vec![],
             failure_percent: 50,
             paste: String::new(),
             paste_error: None,
@@ -141,8 +173,8 @@ impl JobState {
     fn derive(mut s: JobState) -> JobState {
         let i = &s.inputs;
         s.valid = i.manifest.validate();
-        s.script = FailureScript::parse(&i.script, &first_container(&i.manifest), i.run_ms);
-        if let (Ok(job), Ok(script)) = (&s.valid, &s.script) {
+        s.script = FailureScript::parse_for(&i.script, &containers(&i.manifest), i.run_ms);
+        if let (Ok(job), Ok(script), true) = (&s.valid, &s.script, s.int_refused.is_empty()) {
             s.run = Some(Rc::new(run_job(job, script, DEFAULT_HORIZON_MS)));
         }
         s
@@ -158,21 +190,44 @@ impl JobState {
             .rules
     }
 
-    /// The API server's errors for one field and what is under it.
+    /// The API server's errors for one field and what is under it: a
+    /// number field's refused text, else the checks of the value it holds.
     pub fn errors_for(&self, field: &str) -> Vec<String> {
-        match &self.valid {
-            Ok(_) => vec![],
-            Err(errs) => errs
-                .iter()
-                .filter(|e| {
-                    e.field == field
-                        || e.field
-                            .strip_prefix(field)
-                            .is_some_and(|rest| rest.starts_with(['.', '[']))
-                })
-                .map(ToString::to_string)
-                .collect(),
-        }
+        let under = |f: &str| {
+            f == field
+                || f.strip_prefix(field)
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        };
+        self.all_errors()
+            .into_iter()
+            .filter(|(f, _)| under(f))
+            .map(|(_, e)| e)
+            .collect()
+    }
+
+    /// Every refusal, with the field it is about: the number fields' texts
+    /// that do not read, then the checks of the fields that do (a refused
+    /// field's last value is not what the user asked about).
+    pub fn all_errors(&self) -> Vec<(String, String)> {
+        let refused = |f: &str| self.int_refused.iter().any(|(r, _, _)| r.path() == f);
+        let checks = self.valid.as_ref().err().into_iter().flatten();
+        self.int_refused
+            .iter()
+            .map(|(f, _, e)| (f.path().to_owned(), e.clone()))
+            .chain(
+                checks
+                    .filter(|e| !refused(&e.field))
+                    .map(|e| (e.field.clone(), e.to_string())),
+            )
+            .collect()
+    }
+
+    /// What a number field shows: its refused text, else its value.
+    pub fn int_text(&self, field: IntField, value: Option<i32>) -> String {
+        self.int_refused
+            .iter()
+            .find(|(f, _, _)| *f == field)
+            .map_or_else(|| int_text(value), |(_, t, _)| t.clone())
     }
 }
 
@@ -184,21 +239,18 @@ impl Reducible for JobState {
         let spec = &mut s.inputs.manifest.spec;
         match action {
             JobAction::Int(field, text) => {
-                let text = text.trim();
-                // Unparsable text leaves the value as it was; empty unsets it.
-                let value = if text.is_empty() {
-                    Some(None)
-                } else {
-                    text.parse::<i32>().ok().map(Some)
-                };
-                if let Some(v) = value {
-                    match field {
+                s.int_refused.retain(|(f, _, _)| *f != field);
+                // Empty unsets it; text that is no int32 is refused, and the
+                // Job does not run until it reads.
+                match read_int32("JobSpec", field.path(), &text) {
+                    Ok(v) => match field {
                         IntField::BackoffLimit => spec.backoff_limit = v,
                         IntField::Completions => spec.completions = v,
                         IntField::Parallelism => spec.parallelism = v,
                         IntField::BackoffLimitPerIndex => spec.backoff_limit_per_index = v,
                         IntField::MaxFailedIndexes => spec.max_failed_indexes = v,
-                    }
+                    },
+                    Err(e) => s.int_refused.push((field, text, e)),
                 }
             }
             JobAction::Mode(m) => spec.completion_mode = (m != "NonIndexed").then_some(m),
@@ -330,17 +382,41 @@ impl Reducible for JobState {
             }
             JobAction::RunMs(ms) => s.inputs.run_ms = ms,
             JobAction::Seed(t) => {
-                if let Ok(v) = t.trim().parse() {
-                    s.seed = v;
+                match t.trim().parse() {
+                    Ok(v) => {
+                        s.seed = v;
+                        s.seed_error = None;
+                    }
+                    Err(_) => {
+                        s.seed_error = Some(format!(
+                            "random: seed: {} is not a whole number from 0 to {}; the \"random\" script uses seed {}",
+                            crate::engine::field::quoted(t.trim()),
+                            u64::MAX,
+                            s.seed
+                        ))
+                    }
                 }
+                s.seed_text = t;
             }
             JobAction::FailurePercent(p) => s.failure_percent = p.min(100),
             JobAction::Paste(t) => s.paste = t,
             JobAction::LoadPaste => match parse_job_manifest(&s.paste) {
                 Ok(m) => {
+                    // A script written for the old Job's first container is
+                    // carried to the new one's.
+                    let (from, to) = (first_container(&s.inputs.manifest), first_container(&m));
+                    let old = containers(&s.inputs.manifest);
+                    if let Ok(script) =
+                        FailureScript::parse_for(&s.inputs.script, &old, s.inputs.run_ms)
+                    {
+                        if from != to && !containers(&m).contains(&from) {
+                            s.inputs.script = script.retarget(&from, &to).to_text();
+                        }
+                    }
                     s.values_text = values_text(&m);
                     s.inputs.manifest = m;
                     s.paste_error = None;
+                    s.int_refused.clear();
                 }
                 Err(e) => s.paste_error = Some(e),
             },
@@ -500,6 +576,21 @@ pub fn JobView(p: &JobViewProps) -> Html {
         .as_ref()
         .err()
         .map(|e| AttrValue::from(e.clone()));
+    let errors: Vec<String> = state
+        .all_errors()
+        .into_iter()
+        .map(|(_, e)| e)
+        .chain(
+            state
+                .script
+                .as_ref()
+                .err()
+                .filter(|e| !e.is_empty())
+                .map(|e| format!("failure script: {e}")),
+        )
+        .collect();
+    // The last valid run stays, marked, while the input is refused.
+    let stale = !errors.is_empty();
     let outcome = match &state.run {
         None => html! { <p>{"No run yet: fix the spec and the script."}</p> },
         Some(run) => {
@@ -515,7 +606,10 @@ pub fn JobView(p: &JobViewProps) -> Html {
                 ConditionType::Running => "no final condition",
             };
             html! {
-                <>
+                <div class={classes!("job-outcome", stale.then_some("stale"))} id="job-outcome" data-stale={stale.to_string()}>
+                    if stale {
+                        <p class="stale-label" id="job-stale">{"The last valid Job's run: not an answer to the input above"}</p>
+                    }
                     <div class="condition" data-condition={condition} id="job-condition" role="status">
                         <strong id="job-condition-type">{ word }</strong>
                         {" · reason "}<code id="job-condition-reason">{ c.reason.clone() }</code>
@@ -561,19 +655,22 @@ pub fn JobView(p: &JobViewProps) -> Html {
                             }) }</tbody>
                         </table>
                     </div>
-                </>
+                </div>
             }
         }
     };
-    let all_errors = match &state.valid {
-        Ok(_) => html! {},
-        Err(errs) => html! {
+    let all_errors = if errors.is_empty() {
+        html! {}
+    } else {
+        html! {
             <div class="refused" id="job-errors">
-                <p>{"The API server would reject this Job:"}</p>
-                <ul>{ for errs.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul>
-                <p class="hint">{"The results show the last valid Job."}</p>
+                <p>{"Not run: the API server would reject this Job, or the script cannot be played on it:"}</p>
+                <ul>{ for errors.iter().map(|e| html! { <li>{ e.clone() }</li> }) }</ul>
+                if state.run.is_some() {
+                    <p class="hint">{"Below: the last valid Job's run, not this one's."}</p>
+                }
             </div>
-        },
+        }
     };
     let fill = |f: Fill| send(&state, move |_: MouseEvent| JobAction::Fill(f));
     let first = spec.template.spec.containers.first();
@@ -596,11 +693,11 @@ pub fn JobView(p: &JobViewProps) -> Html {
                 <section class="panel" aria-labelledby="h-jobspec">
                     <h2 id="h-jobspec">{"Job spec"}</h2>
                     <div class="row">
-                        <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={int_text(spec.backoff_limit)}
+                        <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={state.int_text(IntField::BackoffLimit, spec.backoff_limit)}
                             placeholder="6" oninput={int(IntField::BackoffLimit)} />
-                        <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={int_text(spec.completions)}
+                        <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={state.int_text(IntField::Completions, spec.completions)}
                             placeholder="1" oninput={int(IntField::Completions)} />
-                        <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={int_text(spec.parallelism)}
+                        <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={state.int_text(IntField::Parallelism, spec.parallelism)}
                             placeholder="1" oninput={int(IntField::Parallelism)} />
                     </div>
                     { error_list([state.errors_for("spec.backoffLimit"), state.errors_for("spec.completions"), state.errors_for("spec.parallelism")].concat()) }
@@ -615,9 +712,9 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
                     <div class="row">
                         <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimit"}<wbr/>{"PerIndex"}</code>}}
-                            value={int_text(spec.backoff_limit_per_index)} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
+                            value={state.int_text(IntField::BackoffLimitPerIndex, spec.backoff_limit_per_index)} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
                         <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
-                            value={int_text(spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
+                            value={state.int_text(IntField::MaxFailedIndexes, spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
                     </div>
                     { error_list([state.errors_for("spec.backoffLimitPerIndex"), state.errors_for("spec.maxFailedIndexes")].concat()) }
                     <div class="row">
@@ -653,8 +750,8 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         <li><button type="button" id="fill-random" onclick={fill(Fill::Random)}>{"random"}</button></li>
                     </ul>
                     <div class="row">
-                        <TextField id="job-seed" label={html! {"random: seed"}} value={state.seed.to_string()} placeholder="1"
-                            oninput={send(&state, JobAction::Seed)} />
+                        <TextField id="job-seed" label={html! {"random: seed"}} value={state.seed_text.clone()} placeholder="1"
+                            oninput={send(&state, JobAction::Seed)} error={state.seed_error.clone().map(AttrValue::from)} />
                         <Slider id="job-failure-percent" label="random: failure probability" positions={21}
                             position={(state.failure_percent / 5) as usize} display={format!("{} %", state.failure_percent)}
                             onchange={send(&state, |pos: usize| JobAction::FailurePercent(pos as u32 * 5))} />

@@ -327,7 +327,10 @@ mod tests {
         assert_eq!(format_span_ms(86_400_000), "1 day");
         assert_eq!(format_span_ms(2 * 86_400_000 + 3_600_000), "2 days 1 h");
         // 67464 h 29 min: 2811 days = 7 × 365 + 256, and 0 h.
-        assert_eq!(format_span_ms((67_464 * 60 + 29) * 60_000), "7 years 256 days");
+        assert_eq!(
+            format_span_ms((67_464 * 60 + 29) * 60_000),
+            "7 years 256 days"
+        );
         assert_eq!(format_span_ms(365 * 86_400_000), "1 year");
         assert_eq!(format_span_ms(u64::MAX).split(' ').nth(1), Some("years"));
     }

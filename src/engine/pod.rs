@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::{Backoff, ExpiryRule, Ms};
 use super::config::{
-    resolve, ConfigError, EffectiveBackoff, KubeletConfig, KubeletVersion, Semantics,
-    FLAT_RESET_MS,
+    resolve, ConfigError, EffectiveBackoff, KubeletConfig, KubeletVersion, Semantics, FLAT_RESET_MS,
 };
 use super::duration::{
     format_go_duration_ms, format_human_ms, format_span_ms, parse_go_duration, NANOS_PER_MS,

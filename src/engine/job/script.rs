@@ -34,6 +34,9 @@ fn pod_run() -> Ms {
     DEFAULT_POD_RUN_MS
 }
 
+/// The container `exit 1` means where no Job is given.
+pub const DEFAULT_CONTAINER: &str = "main";
+
 pub const DISRUPTION_REASONS: [&str; 5] = [
     "PreemptionByScheduler",
     "TerminationByKubelet",
@@ -89,6 +92,46 @@ impl FailureScript {
     /// Reads one attempt a line: `exit 42` (the first container), `exit
     /// main=1 monitor=0`, `succeed`, `disrupt <reason>` or `preempt`/`evict`.
     pub fn parse(text: &str, first_container: &str, run_ms: Ms) -> Result<Self, String> {
+        Self::parse_checked(text, first_container, None, run_ms)
+    }
+
+    /// `parse` for a Job whose containers are `containers` (the first is
+    /// the one `exit 1` means): a line that names a container the Job lacks
+    /// is refused, since its exit code would reach no container and the run
+    /// would answer for a script the Job cannot play.
+    pub fn parse_for(text: &str, containers: &[String], run_ms: Ms) -> Result<Self, String> {
+        let first = containers.first().map_or(DEFAULT_CONTAINER, String::as_str);
+        Self::parse_checked(text, first, Some(containers), run_ms)
+    }
+
+    /// The same attempts with container `from` named `to` (a preset written
+    /// for one Job, carried to a loaded manifest's first container).
+    pub fn retarget(&self, from: &str, to: &str) -> Self {
+        let attempts = self
+            .attempts
+            .iter()
+            .map(|a| match a {
+                Attempt::Exit(codes) => Attempt::Exit(
+                    codes
+                        .iter()
+                        .map(|(n, &c)| (if n == from { to } else { n }.to_owned(), c))
+                        .collect(),
+                ),
+                other => other.clone(),
+            })
+            .collect();
+        Self {
+            attempts,
+            run_ms: self.run_ms,
+        }
+    }
+
+    fn parse_checked(
+        text: &str,
+        first_container: &str,
+        known: Option<&[String]>,
+        run_ms: Ms,
+    ) -> Result<Self, String> {
         let mut attempts = vec![];
         for (n, line) in text.lines().enumerate() {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -112,6 +155,13 @@ impl FailureScript {
                     let mut map = BTreeMap::new();
                     for c in codes {
                         let (name, code) = c.split_once('=').unwrap_or((first_container, c));
+                        if let Some(known) = known.filter(|k| !k.iter().any(|k| k == name)) {
+                            return Err(at(format!(
+                                "the Job has no container {} (its containers: {})",
+                                crate::engine::field::quoted(name),
+                                known.join(", ")
+                            )));
+                        }
                         let code: i32 = code
                             .parse()
                             .ok()

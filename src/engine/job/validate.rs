@@ -504,3 +504,25 @@ impl JobManifest {
         })
     }
 }
+
+/// A number field's text as the API server reads an int32 field of a Job
+/// (from YAML made JSON; `go_struct` is the Go type that holds the field): empty is unset; a string, a fraction or a number
+/// past int32 is refused in the decoder's words (apimachinery's JSON
+/// decoding, sigs.k8s.io/json's UnmarshalTypeError).
+pub fn read_int32(go_struct: &str, path: &str, text: &str) -> Result<Option<i32>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let what = match t.parse::<i128>() {
+        Ok(v) => match i32::try_from(v) {
+            Ok(v) => return Ok(Some(v)),
+            Err(_) => format!("number {t}"),
+        },
+        Err(_) if t.parse::<f64>().is_ok_and(f64::is_finite) => format!("number {t}"),
+        Err(_) => "string".to_owned(),
+    };
+    Err(format!(
+        "Job in version \"v1\" cannot be handled as a Job: json: cannot unmarshal {what} into Go struct field {go_struct}.{path} of type int32"
+    ))
+}
