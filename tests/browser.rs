@@ -1305,12 +1305,13 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
         table.contains("1 s / 1 min: ReduceDefault") && table.contains("57"),
         "{table}"
     );
-    // A wrong paste says so and keeps the last good diagnosis.
+    // A wrong paste says so, and no earlier pod's diagnosis stands under it
+    // as if it answered the new text.
     page.type_into("pod-text", "kind: Deployment").await;
     assert!(page
         .text("pod-text-error")
         .starts_with("this is a Deployment, not a Pod"));
-    assert_eq!(page.text("pod-countdown-1"), "in 1 min 43 s");
+    assert!(page.root.query_selector("#pod-result").unwrap().is_none());
     page.type_into("pod-text", include_str!("fixtures/web-0.json"))
         .await;
     // Explore: a 3 s crash interval, and the pod marked at 21 min.
@@ -1327,6 +1328,116 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
     );
     page.click("clear-marker").await;
     assert!(page.root.query_selector("#marker-note").unwrap().is_none());
+}
+
+/// The first view ticks ReduceDefaultCrashLoopBackOffDecay (a what-if); a
+/// pasted pod is diagnosed on the kubelet's shipped defaults all the same,
+/// unless the panel's choice says the configuration above. coredns at Restart
+/// Count 4, last exit 14:39:10 +0200: 10 s · 2³ = 80 s → 14:40:30, 70 s after
+/// 14:39:20; on 1 s / 5 min, 8 s → 14:39:18, due 2 s ago, the 1.35+ pod worker
+/// at most min(8 s, 60 s)/2 = 4 s late → 14:39:22.
+#[wasm_bindgen_test]
+async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
+    let page = Page::mount_at("").await;
+    page.click("h-diagnose").await;
+    page.type_into("pod-now", "2023-09-15T12:39:20Z").await;
+    page.type_into(
+        "pod-text",
+        include_str!("fixtures/kubectl/coredns-6321-describe-minikube.txt"),
+    )
+    .await;
+    assert_eq!(
+        page.text("pod-assumes"),
+        "Diagnosed on kubelet 1.37's shipped defaults (10 s / 5 min)"
+    );
+    assert!(page
+        .text("pod-backoff-0")
+        .starts_with("1 min 20 s (step 4 of the curve)"));
+    assert_eq!(page.text("pod-countdown-0"), "in 1 min 10 s");
+    assert_eq!(page.text("pod-run-0"), "0 s, exit code 1 (Error)");
+    page.select("pod-assume", "above").await;
+    assert!(
+        page.text("pod-assumes")
+            .starts_with("Diagnosed on kubelet 1.37 as configured above (1 s / "),
+        "{}",
+        page.text("pod-assumes")
+    );
+    assert!(page
+        .text("pod-backoff-0")
+        .starts_with("8 s (step 4 of the curve)"));
+    assert_eq!(
+        page.text("pod-countdown-0"),
+        "due since 2 s: the kubelet starts it at its next sync of the pod, in 2 s at the latest"
+    );
+}
+
+/// The Job view never answers for input it cannot run: a script naming a
+/// container the Job lacks, letters or a fraction in a number field.
+#[wasm_bindgen_test]
+async fn the_job_view_refuses_what_it_cannot_run() {
+    let page = Page::mount().await;
+    page.click("nav-job").await;
+    page.type_into("job-script", "exit main=1").await;
+    assert_eq!(page.text("job-condition-type"), "Failed");
+    // A manifest whose container is pi: the script is carried to it.
+    page.type_into(
+        "job-paste",
+        "kind: Job\nspec:\n  backoffLimit: 1\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: pi}]\n",
+    )
+    .await;
+    page.click("job-load").await;
+    let script: HtmlTextAreaElement = page.get("job-script").dyn_into().unwrap();
+    assert_eq!(script.value(), "exit pi=1");
+    assert_eq!(page.text("job-condition-reason"), "BackoffLimitExceeded");
+    assert_eq!(
+        page.get("job-outcome")
+            .get_attribute("data-stale")
+            .as_deref(),
+        Some("false")
+    );
+    // Named by hand, main is no container of this Job.
+    page.type_into("job-script", "exit main=1").await;
+    assert!(page
+        .text("job-errors")
+        .contains("line 1: the Job has no container \"main\" (its containers: pi)"));
+    assert!(page.text("job-stale").contains("not an answer"));
+    page.type_into("job-script", "exit 1").await;
+    assert!(page.root.query_selector("#job-errors").unwrap().is_none());
+    // Letters, a fraction, past int32: the decoder's words, and no run.
+    for (text, what) in [
+        ("abc", "string"),
+        ("1.5", "number 1.5"),
+        ("2147483648", "number 2147483648"),
+    ] {
+        page.type_into("job-backoff-limit", text).await;
+        let errors = page.text("job-errors");
+        assert!(
+            errors.contains(&format!("cannot unmarshal {what} into Go struct field JobSpec.spec.backoffLimit of type int32")),
+            "{errors}"
+        );
+        assert_eq!(
+            page.get("job-outcome")
+                .get_attribute("data-stale")
+                .as_deref(),
+            Some("true")
+        );
+        assert_eq!(page.input("job-backoff-limit").value(), text);
+    }
+    // After -1 then letters, the refusal speaks of the letters, not of -1.
+    page.type_into("job-backoff-limit", "-1").await;
+    assert!(page.text("job-errors").contains("Invalid value: -1"));
+    page.type_into("job-backoff-limit", "abc").await;
+    let errors = page.text("job-errors");
+    assert!(
+        !errors.contains("-1") && errors.contains("unmarshal string"),
+        "{errors}"
+    );
+    page.type_into("job-backoff-limit", "3").await;
+    assert!(page.root.query_selector("#job-errors").unwrap().is_none());
+    page.type_into("job-seed", "abc").await;
+    assert!(page
+        .text("job-seed-error")
+        .contains("\"abc\" is not a whole number"));
 }
 
 /// A `kubectl get pods` table of several pods: each ranked by its next
