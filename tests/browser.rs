@@ -1875,3 +1875,19 @@ async fn a_pasted_cluster_becomes_node_classes() {
         .text("cluster-classes")
         .contains("2 crash-looping pod(s) per node"));
 }
+
+#[path = "support/below.rs"]
+mod below;
+
+/// The engine once panicked in WebKit in `per_window` (`k - before`: a count
+/// below a higher bound smaller than below a lower one), where natively it
+/// cannot: the walk against the plain count, in each browser's engine, over
+/// enough calls for its optimising tiers to compile it.
+#[wasm_bindgen_test]
+fn below_rising_matches_the_plain_count_here() {
+    let mut compared = 0;
+    for seed in 1..=5 {
+        compared += below::below_matches_the_plain_count(seed, 2_000);
+    }
+    assert_eq!(compared, 4_000_000);
+}

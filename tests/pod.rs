@@ -277,10 +277,22 @@ fn what_is_not_a_pod_is_named() {
         "\"finishedAt\": \"2026-11-20T10:00:03Z\"",
         "\"finishedAt\": \"yesterday\"",
     );
-    assert!(err(&bad_time).starts_with("status.containerStatuses[0].lastState.terminated.finishedAt: \"yesterday\" is not an RFC 3339 time"), "{}", err(&bad_time));
+    // One field that cannot be read (a time edited by hand, a count past
+    // int32) costs that field, with a note, not the pod.
+    let (pod, notes) = parse_pod(&bad_time, KubeletVersion::V1_37).unwrap();
+    assert_eq!(notes, ["status.containerStatuses[0].lastState.terminated.finishedAt: \"yesterday\" is not an RFC 3339 time such as 2026-11-20T10:02:43Z; left out"]);
+    let app = pod.containers.iter().find(|c| c.name == "app").unwrap();
+    assert_eq!(
+        app.last_terminated
+            .as_ref()
+            .map(|t| (t.exit_code, t.finished_at)),
+        Some((1, None))
+    );
     let huge =
         fixture("web-0.json").replace("\"restartCount\": 5", "\"restartCount\": 1099511627776");
-    assert_eq!(err(&huge), "status.containerStatuses[0].restartCount: 1099511627776 is not the API's restartCount (an int32)");
+    let (pod, notes) = parse_pod(&huge, KubeletVersion::V1_37).unwrap();
+    assert_eq!(notes, ["status.containerStatuses[0].restartCount: 1099511627776 is not the API's restartCount (an int32); left out"]);
+    assert_eq!(pod.containers[1].restart_count, None);
 }
 
 #[test]

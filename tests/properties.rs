@@ -450,3 +450,11 @@ proptest! {
         prop_assert_eq!(canon(&back.inputs.spec), canon(&shared.inputs.spec));
     }
 }
+
+#[path = "support/below.rs"]
+mod below;
+
+#[test]
+fn below_rising_matches_the_plain_count() {
+    assert_eq!(below::below_matches_the_plain_count(1, 2_000), 800_000);
+}

@@ -212,7 +212,9 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                 } else {
                     0
                 };
-                let more = (more as usize).min(MAX_RESTARTS.saturating_sub(at.len()));
+                let more = usize::try_from(more)
+                    .unwrap_or(usize::MAX)
+                    .min(MAX_RESTARTS.saturating_sub(at.len()));
                 at.repeat(next, period, more);
                 delays.repeat(wait, 0, more);
                 break;

@@ -80,7 +80,7 @@ fn read_items(
     let mut notes = vec![];
     let mut first_error = None;
     for i in items {
-        match parse_pod_object(i, version) {
+        match parse_pod_object(i, version, &mut notes) {
             Ok(p) => pods.push(Reading::Observed(p)),
             Err(e) => {
                 if items.len() > 1 {
@@ -213,58 +213,73 @@ fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
     path.iter().try_fold(v, |v, k| v.get(k))?.as_str()
 }
 
-/// An optional RFC 3339 timestamp at `field`: absent is fine, malformed is not.
-fn time_at(v: &Value, key: &str, field: &str) -> Result<Option<Epoch>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => parse_rfc3339(s)
-            .map(super::real_time)
-            .map_err(|e| format!("{field}.{key}: {e}")),
-        Some(other) => Err(format!("{field}.{key}: {other} is not a timestamp")),
-    }
+/// An optional RFC 3339 timestamp at `field`: absent is none; malformed (a
+/// time edited by hand) is none too, with a note: it costs that field, not
+/// the pod.
+fn time_at(v: &Value, key: &str, field: &str, notes: &mut Vec<String>) -> Option<Epoch> {
+    let problem = match v.get(key) {
+        None | Some(Value::Null) => return None,
+        Some(Value::String(s)) => match parse_rfc3339(s) {
+            Ok(t) => return super::real_time(t),
+            Err(e) => e,
+        },
+        Some(other) => format!("{other} is not a timestamp"),
+    };
+    notes.push(format!("{field}.{key}: {problem}; left out"));
+    None
 }
 
-fn terminated(v: Option<&Value>, field: &str) -> Result<Option<Terminated>, String> {
-    let Some(t) = v.and_then(|s| s.get("terminated")) else {
-        return Ok(None);
-    };
+/// A `terminated` block; one whose exitCode is missing or no int32 is left
+/// out with a note (its times say nothing without the exit).
+fn terminated(v: Option<&Value>, field: &str, notes: &mut Vec<String>) -> Option<Terminated> {
+    let t = v.and_then(|s| s.get("terminated"))?;
     let field = format!("{field}.terminated");
     let exit_code = match t.get("exitCode") {
-        Some(c) => c
-            .as_i64()
-            .and_then(|c| i32::try_from(c).ok())
-            .ok_or_else(|| format!("{field}.exitCode: {c} is not an int32 exit code"))?,
-        None => return Err(format!("{field}.exitCode is missing")),
+        Some(c) => match c.as_i64().and_then(|c| i32::try_from(c).ok()) {
+            Some(code) => code,
+            None => {
+                notes.push(format!(
+                    "{field}.exitCode: {c} is not an int32 exit code; the block is left out"
+                ));
+                return None;
+            }
+        },
+        None => {
+            notes.push(format!(
+                "{field}.exitCode is missing; the block is left out"
+            ));
+            return None;
+        }
     };
-    Ok(Some(Terminated {
+    Some(Terminated {
         exit_code,
         reason: t
             .get("reason")
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned(),
-        started_at: time_at(t, "startedAt", &field)?,
-        finished_at: time_at(t, "finishedAt", &field)?,
-    }))
+        started_at: time_at(t, "startedAt", &field, notes),
+        finished_at: time_at(t, "finishedAt", &field, notes),
+    })
 }
 
-fn state(v: Option<&Value>, field: &str) -> Result<ObservedState, String> {
+fn state(v: Option<&Value>, field: &str, notes: &mut Vec<String>) -> ObservedState {
     let Some(s) = v else {
-        return Ok(ObservedState::Unknown);
+        return ObservedState::Unknown;
     };
     if let Some(w) = s.get("waiting") {
         let text = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-        return Ok(ObservedState::Waiting {
+        return ObservedState::Waiting {
             reason: text("reason"),
             message: text("message"),
-        });
+        };
     }
     if let Some(r) = s.get("running") {
-        return Ok(ObservedState::Running {
-            started_at: time_at(r, "startedAt", &format!("{field}.running"))?,
-        });
+        return ObservedState::Running {
+            started_at: time_at(r, "startedAt", &format!("{field}.running"), notes),
+        };
     }
-    Ok(terminated(Some(s), field)?.map_or(ObservedState::Unknown, ObservedState::Terminated))
+    terminated(Some(s), field, notes).map_or(ObservedState::Unknown, ObservedState::Terminated)
 }
 
 /// A container's spec, by name: its own restartPolicy and rules.
@@ -276,7 +291,11 @@ fn container_spec<'a>(spec: &'a Value, list: &str, name: &str) -> Option<(usize,
         .find(|(_, c)| c.get("name").and_then(Value::as_str) == Some(name))
 }
 
-fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation, String> {
+fn parse_pod_object(
+    v: &Value,
+    version: KubeletVersion,
+    notes: &mut Vec<String>,
+) -> Result<PodObservation, String> {
     let name = str_at(v, &["metadata", "name"]).unwrap_or("").to_owned();
     // A Pod printed by kubectl always has its namespace; a fragment has none.
     let namespace = str_at(v, &["metadata", "namespace"])
@@ -293,22 +312,22 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
     let spec = v.get("spec").unwrap_or(&NULL);
     let restart_policy = match spec.get("restartPolicy").and_then(Value::as_str) {
         None => None,
-        Some(p) => Some(RestartPolicy::parse(p).ok_or_else(|| {
-            format!(
-                "spec.restartPolicy: {} is not Always, OnFailure or Never",
-                crate::engine::field::quoted(p)
-            )
-        })?),
+        Some(p) => {
+            let policy = RestartPolicy::parse(p);
+            if policy.is_none() {
+                notes.push(format!(
+                    "spec.restartPolicy: {} is not Always, OnFailure or Never; left out",
+                    crate::engine::field::quoted(p)
+                ));
+            }
+            policy
+        }
     };
     let status = v.get("status").unwrap_or(&NULL);
-    let started_at = match time_at(status, "startTime", "status")? {
-        Some(t) => Some(t),
-        None => v
-            .get("metadata")
-            .map(|m| time_at(m, "creationTimestamp", "metadata"))
-            .transpose()?
-            .flatten(),
-    };
+    let started_at = time_at(status, "startTime", "status", notes).or_else(|| {
+        v.get("metadata")
+            .and_then(|m| time_at(m, "creationTimestamp", "metadata", notes))
+    });
     let mut containers = vec![];
     let mut errors: Vec<FieldError> = vec![];
     for (list, spec_list) in LISTS {
@@ -323,17 +342,18 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
-            let restart_count =
-                match s.get("restartCount") {
-                    None => None,
-                    Some(n) => Some(n.as_u64().filter(|&n| n <= i32::MAX as u64).ok_or_else(
-                        || {
-                            format!(
-                            "{field}.restartCount: {n} is not the API's restartCount (an int32)"
-                        )
-                        },
-                    )?),
-                };
+            let restart_count = match s.get("restartCount") {
+                None => None,
+                Some(n) => {
+                    let count = n.as_u64().filter(|&n| n <= i32::MAX as u64);
+                    if count.is_none() {
+                        notes.push(format!(
+                            "{field}.restartCount: {n} is not the API's restartCount (an int32); left out"
+                        ));
+                    }
+                    count
+                }
+            };
             let found = container_spec(spec, spec_list, &cname);
             let own_policy = found
                 .and_then(|(_, c)| c.get("restartPolicy"))
@@ -372,8 +392,12 @@ fn parse_pod_object(v: &Value, version: KubeletVersion) -> Result<PodObservation
                 own_policy: own_policy.and_then(RestartPolicy::parse),
                 rules,
                 restart_count,
-                state: state(s.get("state"), &format!("{field}.state"))?,
-                last_terminated: terminated(s.get("lastState"), &format!("{field}.lastState"))?,
+                state: state(s.get("state"), &format!("{field}.state"), notes),
+                last_terminated: terminated(
+                    s.get("lastState"),
+                    &format!("{field}.lastState"),
+                    notes,
+                ),
             });
         }
     }
