@@ -134,6 +134,24 @@ setup_test_tools() {
   fi
 }
 
+# Debian's kubectl 1.20 (kubernetes-client) for tests/kubectl.rs, unpacked
+# into target/kubectl-debian: installed, its /usr/bin/kubectl would clash
+# with the image's kubectl package, which holds kubectl.1.27 … 1.33.
+ensure_debian_kubectl() {
+  local dir="$ROOT/target/kubectl-debian"
+  [ -x "$dir/usr/bin/kubectl" ] && return 0
+  say "unpacking Debian's kubernetes-client (kubectl 1.20) into target/kubectl-debian"
+  local work
+  work=$(mktemp -d)
+  as_root apt-get update -q >/dev/null
+  if (cd "$work" && apt-get download -q kubernetes-client >/dev/null 2>&1); then
+    mkdir -p "$dir" && dpkg -x "$work"/kubernetes-client_*.deb "$dir"
+  else
+    say "Debian's kubernetes-client could not be downloaded: the kubectl round trip runs the image's kubectl versions only"
+  fi
+  rm -rf "$work"
+}
+
 # WebKitGTK's MiniBrowser, where Debian's libwebkit2gtk-4.1 puts it.
 minibrowser() {
   local found

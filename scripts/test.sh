@@ -15,7 +15,8 @@ cargo clippy --all-targets --quiet -- -D warnings
 say "lint (wasm: the app, the JS API and the browser tests)"
 with_wasm_env cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 
-say "native tests: engine, charts, duration parsing"
+say "native tests: engine, charts, duration parsing, the pod reader on every kubectl here"
+ensure_debian_kubectl
 cargo test
 
 # The same browser suite in each engine; a summary line per engine at the end.

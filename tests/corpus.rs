@@ -1146,3 +1146,105 @@ fn every_fixture_has_its_source() {
     }
     assert!(names.len() >= 40, "{} files", names.len());
 }
+
+// --- several outputs in one paste, and a tool's wrapping -----------------
+
+// A table, then `kubectl describe po | grep State` (no pod names, no exit
+// codes): the table's pods are read; the grep lines name no pod, so they
+// are left out with a note, not made into an unnamed pod that exited 0.
+// pod-terminated: 1 restart, the first wait, 10 s.
+#[test]
+fn a_table_then_describe_grep_state() {
+    let name = "kubernetesmadeeasy-table-then-describe-grep-state.txt";
+    check(
+        name,
+        Shape::Several,
+        &[
+            (
+                "pod-terminated",
+                "",
+                Some(1),
+                "CrashLoopBackOff",
+                Some(10_000),
+            ),
+            ("pod-waiting", "", Some(0), "ErrImagePull", None),
+            ("pod-running", "", Some(0), "Running", None),
+        ],
+    );
+    let notes = read_pods(&text(name), KubeletVersion::V1_37).unwrap().notes;
+    assert_eq!(
+        notes[0],
+        "read 2 outputs: lines 2–6 as a kubectl get pods table; lines 8–13 as a State block of kubectl describe"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("1 reading(s) that name no pod")),
+        "{notes:?}"
+    );
+    // Alone, the grep lines are a fragment: no exit code is invented.
+    let grep = "    State:          Running\n    State:          Terminated\n    Last State:     Terminated\n    State:          Waiting\n";
+    let (_, d) = read_text(grep).unwrap();
+    assert!(d
+        .pods
+        .iter()
+        .flat_map(|p| &p.containers)
+        .all(|c| c.exit_code.is_none()));
+}
+
+// What tools wrap around kubectl's output reads as the output itself: a JSON
+// record whose "stdout" holds a describe (an agent's tool log), and `## `
+// before every line with a JSON header line, stdout:/stderr: markers and a
+// stray quote around a State block.
+#[test]
+fn a_tools_wrapping_is_taken_off() {
+    let inner = text("portainer-5314-describe-first-char-lost.txt");
+    assert_eq!(
+        reading(&text("written-tool-json-stdout-describe.txt")),
+        reading(&inner)
+    );
+    let wrapped = text("written-tool-lines-around-describe.txt");
+    assert_eq!(
+        reading(&wrapped),
+        reading(&text("k8s-122256-state-fragment-single-space.txt"))
+    );
+    let notes = read_pods(&wrapped, KubeletVersion::V1_37).unwrap().notes;
+    assert_eq!(
+        notes[..4],
+        [
+            "## before every line was taken off",
+            "1 line(s) of a tool's JSON before the output were left out",
+            "a tool's stdout:/stderr: lines were left out",
+            "a stray quote around the output was taken off",
+        ]
+    );
+}
+
+// `oc describe pod` prints kubectl's describer; a paste of it whose first key
+// came out as `name:` reads as `Name:`.
+#[test]
+fn a_first_key_in_lower_case() {
+    let inner = text("portainer-5314-describe-first-char-lost.txt");
+    let lower = format!("n{inner}");
+    assert!(lower.starts_with("name:"));
+    let (shape, d) = read_text(&lower).unwrap();
+    assert_eq!(
+        (shape, d.pods[0].pod.as_str()),
+        (Shape::Describe, "centos-new-6846f658db-w4qhj")
+    );
+}
+
+// A JSON fragment copied from the middle of a Pod (no opening brace) and cut
+// in the middle of a key: read up to its last whole field. restartCount 5,
+// exit 1 after 3 s.
+#[test]
+fn a_json_fragment_cut_in_a_key() {
+    let fragment = "\"containerStatuses\": [\n    {\n        \"lastState\": {\n            \"terminated\": {\n                \"exitCode\": 1,\n                \"finishedAt\": \"2026-11-20T10:00:03Z\",\n                \"reason\": \"Error\",\n                \"startedAt\": \"2026-11-20T10:00:00Z\"\n            }\n        },\n        \"name\": \"app\",\n        \"restartCount\": 5,\n        \"sta";
+    let (shape, d) = read_text(fragment).unwrap();
+    let c = &d.pods[0].containers[0];
+    assert_eq!(shape, Shape::Status);
+    assert_eq!(
+        (c.name.as_str(), c.restart_count, c.exit_code, c.run_ms),
+        ("app", Some(5), Some(1), Some(3_000))
+    );
+}

@@ -286,7 +286,7 @@ fn what_is_not_a_pod_is_named() {
         app.last_terminated
             .as_ref()
             .map(|t| (t.exit_code, t.finished_at)),
-        Some((1, None))
+        Some((Some(1), None))
     );
     let huge =
         fixture("web-0.json").replace("\"restartCount\": 5", "\"restartCount\": 1099511627776");

@@ -51,7 +51,8 @@ impl ContainerKind {
 /// A container's end, from `state.terminated` or `lastState.terminated`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Terminated {
-    pub exit_code: i32,
+    /// `None` where the output does not show it (`describe | grep State`).
+    pub exit_code: Option<i32>,
     pub reason: String,
     pub started_at: Option<Epoch>,
     pub finished_at: Option<Epoch>,
@@ -327,7 +328,8 @@ fn state_word(c: &ObservedContainer) -> String {
         ObservedState::Waiting { .. } => "Waiting".into(),
         ObservedState::Running { .. } => "Running".into(),
         ObservedState::Terminated(t) if !t.reason.is_empty() => t.reason.clone(),
-        ObservedState::Terminated(t) if t.exit_code == 0 => "Completed".into(),
+        ObservedState::Terminated(t) if t.exit_code == Some(0) => "Completed".into(),
+        ObservedState::Terminated(t) if t.exit_code.is_none() => "Terminated".into(),
         ObservedState::Terminated(_) => "Error".into(),
         ObservedState::Unknown => "Unknown".into(),
     }
@@ -427,7 +429,7 @@ fn diagnose_container(
     let run_ms = last
         .as_ref()
         .and_then(|t| Some((t.finished_at? - t.started_at?).max(0) as Ms));
-    let exit_code = last.as_ref().map(|t| t.exit_code);
+    let exit_code = last.as_ref().and_then(|t| t.exit_code);
     let verdict = exit_code.map(|code| c.restart.after_exit(pod_policy, code));
     let verdict_text = match (exit_code, verdict) {
         (Some(code), Some(v)) => format!(
@@ -435,6 +437,7 @@ fn diagnose_container(
             exit_words(code, last.as_ref().map_or("", |t| t.reason.as_str())),
             v.describe(c.restart.policy(pod_policy))
         ),
+        _ if last.is_some() => "the output shows no exit code".to_owned(),
         _ => "no exit yet".to_owned(),
     };
     let message = match &c.state {

@@ -209,7 +209,9 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         let indent = line.len() - line.trim_start().len();
         let kv = key_value(line).map(|(k, v)| {
             // The first character lost when the paste was selected.
-            if n == 0 && k != "Name" && k.len() >= 2 && "Name".ends_with(k) {
+            // A first key lower-cased (`name:`, as some pastes of `oc
+            // describe pod` begin) or its first characters lost.
+            if n == 0 && k != "Name" && (k == "name" || (k.len() >= 2 && "Name".ends_with(k))) {
                 ("Name", v)
             } else {
                 (k, v)
@@ -462,7 +464,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 };
                 match (k, target) {
                     ("Exit Code", Some(t)) => match v.parse() {
-                        Ok(code) => t.exit_code = code,
+                        Ok(code) => t.exit_code = Some(code),
                         Err(_) => notes.push(format!(
                             "{} Exit Code: {} is not an exit code; left out",
                             c.name,
@@ -498,21 +500,6 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             }
         }
     }
-    pods.retain(|p| !p.containers.is_empty() || !p.name.is_empty());
-    if pods.is_empty() {
-        return Err(format!(
-            "no container in this describe text: {}",
-            super::HOW
-        ));
-    }
-    for p in &pods {
-        if p.containers.is_empty() {
-            return Err(format!(
-                "pod {} shows no containers: paste all of what `kubectl describe pod {}` prints",
-                p.name, p.name
-            ));
-        }
-    }
     // In pod order: one run of lines per pod.
     for run in event_lines.chunk_by(|a, b| a.0 == b.0) {
         let lines: Vec<&str> = run.iter().map(|&(_, l)| l).collect();
@@ -522,6 +509,32 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
     }
     attach_event_backoff(&mut pods);
     printed_from_events(&mut pods, &started);
+    pods.retain(|p| !p.containers.is_empty() || !p.name.is_empty());
+    if pods.is_empty() {
+        return Err(format!(
+            "no container in this describe text: {}",
+            super::HOW
+        ));
+    }
+    // `kubectl describe` of several kinds at once (pods among services,
+    // daemonsets, replicasets): what shows no container of its own is no
+    // pod, and is left out where pods are there.
+    let (others, kept): (Vec<PodObservation>, Vec<PodObservation>) =
+        pods.into_iter().partition(|p| p.containers.is_empty());
+    if let Some(p) = others.first().filter(|_| kept.is_empty()) {
+        return Err(format!(
+            "pod {} shows no containers: paste all of what `kubectl describe pod {}` prints",
+            p.name, p.name
+        ));
+    }
+    if !others.is_empty() {
+        notes.push(format!(
+            "{} described object(s) with no containers of their own (services, workloads, a pod cut short) left out: {}",
+            others.len(),
+            others.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let pods = kept;
     let shape = if saw_name {
         Shape::Describe
     } else if saw_section {

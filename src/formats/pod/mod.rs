@@ -4,6 +4,7 @@
 //! pods` tables (`table`). One entry, `read_pods`, says which shape it
 //! recognised; whatever is not a pod gets a message saying what it is.
 
+mod blocks;
 mod describe;
 mod events;
 mod object;
@@ -39,9 +40,10 @@ pub enum Shape {
     DescribeState,
     Events,
     Table,
+    Several,
 }
 
-const SHAPES: [(Shape, &str, &str); 11] = [
+const SHAPES: [(Shape, &str, &str); 12] = [
     (Shape::Pod, "pod", "a Pod (YAML or JSON)"),
     (Shape::PodList, "podList", "a list of Pods (YAML or JSON)"),
     (
@@ -73,6 +75,7 @@ const SHAPES: [(Shape, &str, &str); 11] = [
     ),
     (Shape::Events, "events", "back-off events"),
     (Shape::Table, "table", "a kubectl get pods table"),
+    (Shape::Several, "several", "several kubectl outputs"),
 ];
 
 impl Shape {
@@ -115,24 +118,7 @@ pub fn real_time(t: Epoch) -> Option<Epoch> {
 fn clean(text: &str) -> Vec<&str> {
     let prompt = |l: &str| {
         let t = l.trim_start();
-        let command = [
-            "kubectl",
-            "k get ",
-            "k describe ",
-            "oc get ",
-            "oc describe ",
-        ]
-        .iter()
-        .any(|c| t.contains(c));
-        t.starts_with("```")
-            || t.starts_with("$ ")
-            || t.contains('➜')
-            || (command
-                && (t.starts_with(['$', '#', '[', '|', '>', '%'])
-                    || t.starts_with("kubectl ")
-                    || t.starts_with("k ")
-                    || t.contains("$ ")
-                    || t.contains("# ")))
+        t.starts_with("```") || t.starts_with("$ ") || t.contains('➜') || blocks::is_command(l)
     };
     // A markdown quote (`> ` before every line) is taken off first.
     let quoted = text
@@ -366,16 +352,27 @@ pub fn read_pods_up_to(
             limit / 1024
         ));
     }
-    let read = read_text(text, version);
+    // Colours (kubecolor, a terminal's copy) and a byte-order mark go first;
+    // the no-break spaces a web page or chat pastes are spaces (YAML and
+    // JSON refuse them as indentation); then what a tool wrapped around it.
+    let mut plain = std::borrow::Cow::Borrowed(text);
+    if plain.contains('\u{1b}') {
+        plain = strip_ansi_escapes::strip_str(&plain).into();
+    }
+    if plain.contains(NO_BREAK_SPACES) {
+        plain = plain.replace(NO_BREAK_SPACES, " ").into();
+    }
+    let (text, notes) = blocks::unwrap_tool(plain.trim_start_matches('\u{feff}'));
+    let mut read = read_text(&text, version);
     // A terminal that folded long lines at its width: the text with those
     // lines joined again, where that reads more.
-    if let Some((width, lines, joined)) = unfolded(text) {
+    if let Some((width, lines, joined)) = unfolded(&text) {
         let again = read_text(&joined, version);
         // Where several lines were folded, even is enough: joined, a name or
         // a status cut in two is whole again. One line joined must say more.
         let (before, after) = (facts(&read), facts(&again));
         if after > before || (lines >= 2 && after == before && after > 0) {
-            return again.map(|mut r| {
+            read = again.map(|mut r| {
                 r.notes.insert(
                     0,
                     format!("lines of {width} characters were joined to the next: a terminal folded them at its width"),
@@ -384,7 +381,10 @@ pub fn read_pods_up_to(
             });
         }
     }
-    read
+    read.map(|mut r| {
+        r.notes.splice(0..0, notes);
+        r
+    })
 }
 
 /// Lines a terminal folded are all as wide as it: the widest lines, if 60
@@ -449,18 +449,74 @@ fn facts(read: &Result<PodsRead, String>) -> usize {
 
 /// `read_pods_up_to` once the size is checked.
 fn read_text(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
-    // Colours (kubecolor, a terminal's copy) and a byte-order mark go first;
-    // the no-break spaces a web page or chat pastes are spaces (YAML and
-    // JSON refuse them as indentation).
-    let mut plain = std::borrow::Cow::Borrowed(text);
-    if plain.contains('\u{1b}') {
-        plain = strip_ansi_escapes::strip_str(&plain).into();
+    let parts = blocks::split(text);
+    let whole = read_block(text, version);
+    if parts.len() < 2 {
+        whole
+    } else {
+        read_blocks(&parts, whole, version)
     }
-    if plain.contains(NO_BREAK_SPACES) {
-        plain = plain.replace(NO_BREAK_SPACES, " ").into();
+}
+
+/// Each block read with its own reader and what they say merged; the whole
+/// text's reading where only one block reads and the whole says more.
+fn read_blocks(
+    parts: &[blocks::Block],
+    whole: Result<PodsRead, String>,
+    version: KubeletVersion,
+) -> Result<PodsRead, String> {
+    let mut reads = vec![];
+    let mut notes = vec![];
+    let mut read_as = vec![];
+    let mut left = vec![];
+    for b in parts {
+        let lines = if b.first_line == b.last_line {
+            format!("line {}", b.first_line)
+        } else {
+            format!("lines {}–{}", b.first_line, b.last_line)
+        };
+        match read_block(&b.text, version) {
+            Ok(r) => {
+                read_as.push(format!("{lines} as {}", r.shape.describe()));
+                notes.extend(r.notes.iter().cloned());
+                reads.push(r);
+            }
+            // A block of nothing but a prompt or a code fence.
+            Err(e) if e.starts_with("nothing to read") => {}
+            Err(e) => left.push(format!(
+                "{lines} left out ({})",
+                e.split(": paste").next().unwrap_or(&e)
+            )),
+        }
     }
-    let text = plain.as_ref();
-    let lines = clean(text.trim_start_matches('\u{feff}'));
+    if reads.len() < 2 {
+        let Some(one) = reads.pop() else {
+            return whole;
+        };
+        let one = Ok(one);
+        if facts(&whole) > facts(&one) {
+            return whole;
+        }
+        return one.map(|mut r| {
+            r.notes.extend(left);
+            r
+        });
+    }
+    notes.insert(
+        0,
+        format!("read {} outputs: {}", reads.len(), read_as.join("; ")),
+    );
+    notes.extend(left);
+    let (shape, pods) = blocks::merge(
+        reads.into_iter().map(|r| (r.shape, r.pods)).collect(),
+        &mut notes,
+    );
+    Ok(PodsRead { shape, pods, notes })
+}
+
+/// One block of a paste, read by the reader its shape wants.
+fn read_block(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
+    let lines = clean(text);
     let cleaned = lines.join("\n");
     let trimmed = cleaned.trim_start();
     if trimmed.is_empty() {
@@ -475,16 +531,35 @@ fn read_text(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
         notes.append(&mut more);
         return Ok(done((shape, pods, notes)));
     }
+    // A JSON object's members without its opening brace (`"containerStatuses":
+    // [ …`, a fragment copied from the middle), cut short or not.
+    if trimmed.starts_with('"')
+        && trimmed
+            .split_once(':')
+            .is_some_and(|(k, _)| k.ends_with('"'))
+    {
+        let wrapped = format!("{{{}", trimmed.trim_end().trim_end_matches(','));
+        if let Ok((v, mut notes)) = json_value(&wrapped) {
+            if let Ok((shape, pods, mut more)) = object::read_value(&v, version) {
+                notes.insert(
+                    0,
+                    "read as the inside of a JSON object (its opening brace was not in the text)"
+                        .into(),
+                );
+                notes.append(&mut more);
+                return Ok(done((shape, pods, notes)));
+            }
+        }
+    }
     if describe::looks_like(&lines) {
         // `kubectl describe deployment` (or a ReplicaSet, a Job…) shows a
-        // template's containers, which never ran.
-        if lines
-            .iter()
-            .any(|l| l.trim_start().starts_with("Pod Template:"))
-        {
-            return Err("this describes a workload (its Pod Template), not a pod: run `kubectl describe pod NAME` for one of its pods".into());
-        }
-        return describe::read(&lines).map(done);
+        // template's containers, which never ran; beside pods, it is left out.
+        let has = |key: &str| lines.iter().any(|l| l.trim_start().starts_with(key));
+        let template = has("Pod Template:") && !has("Restart Count:");
+        return match describe::read(&lines) {
+            _ if template => Err("this describes a workload (its Pod Template), not a pod: run `kubectl describe pod NAME` for one of its pods".into()),
+            read => read.map(done),
+        };
     }
     if table::looks_like(&lines) {
         // A table and a pod's YAML in one paste: the YAML has the times.

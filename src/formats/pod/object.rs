@@ -252,7 +252,7 @@ fn terminated(v: Option<&Value>, field: &str, notes: &mut Vec<String>) -> Option
         }
     };
     Some(Terminated {
-        exit_code,
+        exit_code: Some(exit_code),
         reason: t
             .get("reason")
             .and_then(Value::as_str)

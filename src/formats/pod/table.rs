@@ -134,6 +134,16 @@ fn row(line: &str, columns: Columns) -> Option<PodRow> {
 }
 
 /// Whether the text reads as a table: a header, or rows.
+/// A `kubectl get pods` header line (`NAME  READY  STATUS  RESTARTS  AGE`).
+pub fn is_header(line: &str) -> bool {
+    header(line).is_some()
+}
+
+/// A line that reads as one of the table's rows, header or not.
+pub fn is_row(line: &str) -> bool {
+    row(line, Columns::default()).is_some()
+}
+
 pub fn looks_like(lines: &[&str]) -> bool {
     // The first lines tell: a pasted cluster has tens of thousands.
     let head = &lines[..lines.len().min(500)];

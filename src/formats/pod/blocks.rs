@@ -1,0 +1,253 @@
+//! A paste as a sequence of blocks: what a tool wrapped around kubectl's
+//! output taken off (a JSON header line, `stdout:`/`stderr:` markers, a
+//! stray quote, `## ` before every line, a JSON record whose `stdout` holds
+//! the output), then the stretches each of kubectl's readers reads, split
+//! where a command was echoed or a table's header starts a new output; what
+//! the blocks say of the same pod is merged. Our own code: no crate knows
+//! kubectl's outputs, and a paste mixes them.
+
+use serde_json::Value;
+
+use super::{table, Reading, Shape};
+
+/// Lines a tool prints around a command's output, never kubectl.
+const MARKERS: [&str; 6] = [
+    "stdout:",
+    "stderr:",
+    "stdout: |",
+    "stderr: |",
+    "STDOUT:",
+    "STDERR:",
+];
+
+/// Prefixes a chat or a notebook puts before every line (a markdown quote
+/// is `clean`'s: it is taken off there).
+const LINE_PREFIXES: [&str; 4] = ["## ", "# ", "// ", "| "];
+
+/// The text with a tool's wrapping taken off, and what was taken.
+pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
+    let mut notes = vec![];
+    // A tool's JSON record whose `stdout` (or `output`) holds the output.
+    if let Some(inner) = json_stdout(text) {
+        notes.push("the output was read from a tool's JSON record (its \"stdout\")".to_owned());
+        let (text, mut more) = unwrap_tool(&inner);
+        notes.append(&mut more);
+        return (text, notes);
+    }
+    // A prefix before every line (`## `, `// `) goes first.
+    let filled: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let prefix = LINE_PREFIXES.iter().find(|p| {
+        filled.len() >= 2
+            && filled
+                .iter()
+                .all(|l| l.starts_with(**p) || l.trim_end() == p.trim_end())
+    });
+    let mut lines: Vec<&str> = text
+        .lines()
+        .map(|l| match prefix {
+            Some(p) => l
+                .strip_prefix(*p)
+                .unwrap_or(l.trim_start_matches(p.trim_end())),
+            None => l,
+        })
+        .collect();
+    if let Some(p) = prefix {
+        notes.push(format!("{} before every line was taken off", p.trim_end()));
+    }
+    // One-line JSON records before text that is not JSON: a tool's header.
+    let first_text = lines.iter().position(|l| {
+        let t = l.trim();
+        !t.is_empty() && !one_line_json(t)
+    });
+    if let Some(n) = first_text.filter(|&n| n > 0) {
+        let rest = lines[n].trim_start();
+        if !rest.starts_with(['{', '[']) {
+            notes.push(format!(
+                "{n} line(s) of a tool's JSON before the output were left out"
+            ));
+            lines.drain(..n);
+        }
+    }
+    let before = lines.len();
+    lines.retain(|l| !MARKERS.contains(&l.trim()));
+    if lines.len() < before {
+        notes.push("a tool's stdout:/stderr: lines were left out".to_owned());
+    }
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    // A stray quote around the output (a string copied out of a log).
+    let first = out.iter().position(|l| !l.trim().is_empty());
+    let last = out.iter().rposition(|l| !l.trim().is_empty());
+    if let (Some(f), Some(l)) = (first, last) {
+        let opens = out[f].trim_start().starts_with(['"', '\'']);
+        let closes = out[l].trim_end().ends_with(['"', '\'']);
+        let json = out[f]
+            .trim_start()
+            .trim_start_matches(['"', '\''])
+            .starts_with(['{', '['])
+            || out[f].trim_start().starts_with("\"apiVersion\"");
+        if opens && !json && !out[f].contains("\": ") {
+            let t = out[f].trim_start();
+            out[f] = t[1..].to_owned();
+            if closes && f != l {
+                let t = out[l].trim_end();
+                out[l] = t[..t.len() - 1].to_owned();
+            }
+            notes.push("a stray quote around the output was taken off".to_owned());
+        }
+    }
+    (out.join("\n"), notes)
+}
+
+fn one_line_json(t: &str) -> bool {
+    t.starts_with('{')
+        && t.ends_with('}')
+        && serde_json::from_str::<Value>(t).is_ok_and(|v| v.is_object())
+}
+
+/// The text a tool's JSON record carries as `stdout` (or `output`), where
+/// the whole paste is such a record and it is no Kubernetes object.
+fn json_stdout(text: &str) -> Option<String> {
+    let t = text.trim();
+    if !t.starts_with('{') {
+        return None;
+    }
+    // A one-line record a terminal folded: its strings hold no raw newline.
+    let v: Value = serde_json::from_str(t)
+        .or_else(|_| serde_json::from_str(&t.replace(['\n', '\r'], "")))
+        .ok()?;
+    if v.get("kind").is_some() || v.get("apiVersion").is_some() || v.get("status").is_some() {
+        return None;
+    }
+    ["stdout", "output"]
+        .iter()
+        .find_map(|k| v.get(k)?.as_str())
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_owned)
+}
+
+/// A line that echoes a command: kubectl (or `k`, `oc`) after a shell
+/// prompt, or alone at the start of the line.
+pub fn is_command(line: &str) -> bool {
+    let t = line.trim_start();
+    let tools = [
+        "kubectl",
+        "k get ",
+        "k describe ",
+        "oc get ",
+        "oc describe ",
+    ];
+    tools.iter().any(|c| t.contains(c))
+        && (t.starts_with(['$', '#', '[', '|', '>', '%'])
+            || t.starts_with("kubectl ")
+            || t.starts_with("k ")
+            || t.starts_with("oc ")
+            || t.contains("$ ")
+            || t.contains("# ")
+            || t.contains('➜'))
+}
+
+/// One stretch of the paste: its first line (1-based) and its text.
+pub struct Block {
+    pub first_line: usize,
+    pub last_line: usize,
+    pub text: String,
+}
+
+/// The blocks of a paste: a new one at each echoed command and at each
+/// table header that follows other text. One block is the whole paste.
+pub fn split(text: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = vec![];
+    let mut current: Vec<&str> = vec![];
+    let mut start = 1;
+    let mut flush = |current: &mut Vec<&str>, start: usize, end: usize| {
+        // Its last line with text: blank lines belong to no output.
+        let filled = current.iter().rposition(|l| !l.trim().is_empty());
+        if let Some(last) = filled {
+            blocks.push(Block {
+                first_line: start,
+                last_line: (start + last).min(end),
+                text: current.join("\n"),
+            });
+        }
+        current.clear();
+    };
+    // Whether the current block has text that is not a table's.
+    let mut other = false;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let header = table::is_header(line);
+        if is_command(line) || (header && other) {
+            flush(&mut current, start, n - 1);
+            start = n;
+            other = false;
+        }
+        if !header && !line.trim().is_empty() && !is_command(line) && !table::is_row(line) {
+            other = true;
+        }
+        current.push(line);
+    }
+    let end = text.lines().count();
+    flush(&mut current, start, end);
+    blocks
+}
+
+/// Pods the blocks read, merged: a pod named in several blocks once, its
+/// fullest reading (a pod's own status before a table's row of it); pods
+/// that no block names (a `describe | grep` fragment) left out where others
+/// are named, with a note.
+pub fn merge(reads: Vec<(Shape, Vec<Reading>)>, notes: &mut Vec<String>) -> (Shape, Vec<Reading>) {
+    let shapes: Vec<Shape> = reads.iter().map(|(s, _)| *s).collect();
+    let mut all: Vec<Reading> = vec![];
+    let named = |r: &Reading| !name_of(r).1.is_empty();
+    let any_named = reads.iter().flat_map(|(_, p)| p).any(named);
+    let mut unnamed = 0;
+    for (_, pods) in reads {
+        for p in pods {
+            if !named(&p) {
+                if any_named {
+                    unnamed += 1;
+                } else {
+                    all.push(p);
+                }
+                continue;
+            }
+            let (ns, name) = name_of(&p);
+            let same = all.iter().position(|q| {
+                let (qns, qname) = name_of(q);
+                qname == name && (qns == ns || qns.is_empty() || ns.is_empty())
+            });
+            match same {
+                Some(i) if rank(&p) >= rank(&all[i]) => all[i] = p,
+                Some(_) => {}
+                None => all.push(p),
+            }
+        }
+    }
+    if unnamed > 0 {
+        notes.push(format!(
+            "{unnamed} reading(s) that name no pod (a `describe | grep` fragment) were left out: the pods named elsewhere in the text are read"
+        ));
+    }
+    let first = shapes.first().copied().unwrap_or(Shape::Pod);
+    let shape = if shapes.iter().all(|s| *s == first) {
+        first
+    } else {
+        Shape::Several
+    };
+    (shape, all)
+}
+
+fn name_of(r: &Reading) -> (String, String) {
+    match r {
+        Reading::Observed(p) => (p.namespace.clone(), p.name.clone()),
+        Reading::Row(r) => (r.namespace.clone().unwrap_or_default(), r.name.clone()),
+    }
+}
+
+/// A pod's own status says more than a table's row of it.
+fn rank(r: &Reading) -> u8 {
+    match r {
+        Reading::Observed(_) => 1,
+        Reading::Row(_) => 0,
+    }
+}
