@@ -1248,3 +1248,23 @@ fn a_json_fragment_cut_in_a_key() {
         ("app", Some(5), Some(1), Some(3_000))
     );
 }
+
+// `kubectl describe` of several kinds at once: the pod is read, the
+// DaemonSet (no containers of its own) left out and named. 4 restarts: 80 s.
+#[test]
+fn describe_of_several_kinds_keeps_its_pods() {
+    let name = "assembled-describe-pod-and-daemonset.txt";
+    check(
+        name,
+        Shape::Describe,
+        &[(
+            "coredns-5d78c9869d-c97fq",
+            "coredns",
+            Some(4),
+            "CrashLoopBackOff",
+            Some(80_000),
+        )],
+    );
+    let notes = read_pods(&text(name), KubeletVersion::V1_37).unwrap().notes;
+    assert_eq!(notes, ["1 described object(s) with no containers of their own (services, workloads, a pod cut short) left out: prometheus-node-exporter"]);
+}

@@ -59,11 +59,11 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
         let t = l.trim();
         !t.is_empty() && !one_line_json(t)
     });
-    if let Some(n) = first_text.filter(|&n| n > 0) {
-        let rest = lines[n].trim_start();
-        if !rest.starts_with(['{', '[']) {
+    if let Some(n) = first_text {
+        let records = lines[..n].iter().filter(|l| !l.trim().is_empty()).count();
+        if records > 0 && !lines[n].trim_start().starts_with(['{', '[']) {
             notes.push(format!(
-                "{n} line(s) of a tool's JSON before the output were left out"
+                "{records} line(s) of a tool's JSON before the output were left out"
             ));
             lines.drain(..n);
         }
