@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
-use super::controls::{send, send_stop, Checkbox, Slider, TextArea, TextField};
+use super::controls::{send, send_stop, Checkbox, CopyButton, Slider, TextArea, TextField};
 use super::stops::{
     nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, HORIZON_STOPS_MS, MAX_STOPS_MS, QPS_STOPS,
     SPREAD_STOPS_MS,
@@ -602,10 +602,13 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
                     <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                     <div id="setting-snippets">
-                        { for rec.snippets.iter().map(|s| html! {
+                        { for rec.snippets.iter().enumerate().map(|(i, s)| html! {
                             <div class="setting-snippet">
                                 <h3>{ s.platform.clone() }</h3>
-                                if let Some(text) = &s.text { <pre class="manifest">{ text.clone() }</pre> }
+                                if let Some(text) = &s.text {
+                                    <pre class="manifest" id={format!("setting-snippet-{i}")}>{ text.clone() }</pre>
+                                    <CopyButton id={format!("copy-setting-snippet-{i}")} text={text.clone()} />
+                                }
                                 <p class="fineprint">{ s.source.clone() }</p>
                             </div>
                         }) }

@@ -275,3 +275,30 @@ pub fn TextArea(p: &TextAreaProps) -> Html {
     };
     text_control(&p.id, html! { { p.label.clone() } }, &p.error, area)
 }
+
+#[derive(Properties, PartialEq)]
+pub struct CopyProps {
+    pub id: AttrValue,
+    pub text: AttrValue,
+}
+
+/// A copy button for a snippet, that says whether the copy happened.
+#[function_component]
+pub fn CopyButton(p: &CopyProps) -> Html {
+    let label = use_state(|| "Copy");
+    let onclick = {
+        let (label, text) = (label.clone(), p.text.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (label, text) = (label.clone(), text.clone());
+            yew::platform::spawn_local(async move {
+                let done = super::hooks::write_clipboard(&text).await;
+                label.set(if done {
+                    "Copied"
+                } else {
+                    "Copy failed: select the text"
+                });
+            });
+        })
+    };
+    html! { <button type="button" class="copy" id={p.id.clone()} {onclick} aria-live="polite">{ *label }</button> }
+}

@@ -6,6 +6,7 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use yew::prelude::*;
 use yew::TargetCast;
 
+use super::controls::CopyButton;
 use super::lazy;
 use super::state::State;
 use crate::chart::Kind;
@@ -37,37 +38,6 @@ fn on_click_set_href(
             a.set_href(&make(&a));
         }
     })
-}
-
-fn copy_button(id: String, text: String) -> Html {
-    html! { <CopyButton id={id} text={text} /> }
-}
-
-#[derive(Properties, PartialEq)]
-struct CopyProps {
-    id: AttrValue,
-    text: AttrValue,
-}
-
-/// A copy button that says whether the copy happened.
-#[function_component]
-fn CopyButton(p: &CopyProps) -> Html {
-    let label = use_state(|| "Copy");
-    let onclick = {
-        let (label, text) = (label.clone(), p.text.clone());
-        Callback::from(move |_: MouseEvent| {
-            let (label, text) = (label.clone(), text.clone());
-            yew::platform::spawn_local(async move {
-                let done = super::hooks::write_clipboard(&text).await;
-                label.set(if done {
-                    "Copied"
-                } else {
-                    "Copy failed: select the text"
-                });
-            });
-        })
-    };
-    html! { <button type="button" id={p.id.clone()} {onclick} aria-live="polite">{ *label }</button> }
 }
 
 /// The exports panel's body, in the second wasm (`lazy::Part::Export`):
@@ -122,12 +92,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
             }
             <div class="snippet">
                 <pre id="kubelet-config-yaml">{ yaml.clone() }</pre>
-                { copy_button("copy-kubelet-config".into(), yaml) }
+                <CopyButton id="copy-kubelet-config" text={yaml.clone()} />
             </div>
             if let Some(flag) = flag {
                 <div class="snippet">
                     <pre id="feature-gates-flag">{ flag.clone() }</pre>
-                    { copy_button("copy-feature-gates".into(), flag) }
+                    <CopyButton id="copy-feature-gates" text={flag.clone()} />
                 </div>
                 <p class="hint">{"crashLoopBackOff.maxContainerRestartPeriod has no command-line flag; set it in the KubeletConfiguration file."}</p>
             }

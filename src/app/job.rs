@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
 use super::controls::{
-    codes_text, parse_codes, send, send_stop, Choice, Slider, TextArea, TextField,
+    codes_text, parse_codes, send, send_stop, Choice, CopyButton, Slider, TextArea, TextField,
 };
 use super::state::nearest_stop;
 use crate::chart::draw_job;
@@ -576,6 +576,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
         .as_ref()
         .err()
         .map(|e| AttrValue::from(e.clone()));
+    let manifest_yaml = job_manifest_yaml(&state.inputs.manifest);
     let errors: Vec<String> = state
         .all_errors()
         .into_iter()
@@ -768,7 +769,8 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         oninput={send(&state, JobAction::Paste)} error={state.paste_error.clone().map(AttrValue::from)} />
                     <button type="button" id="job-load" onclick={send(&state, |_: MouseEvent| JobAction::LoadPaste)}>{"Load the manifest"}</button>
                     <h3>{"This Job as a manifest"}</h3>
-                    <pre class="manifest" id="job-manifest">{ job_manifest_yaml(&state.inputs.manifest) }</pre>
+                    <pre class="manifest" id="job-manifest">{ manifest_yaml.clone() }</pre>
+                    <CopyButton id="copy-job-manifest" text={manifest_yaml} />
                 </section>
             </div>
             <section class="results" aria-label="Job results" aria-live="polite">
