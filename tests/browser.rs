@@ -1395,6 +1395,8 @@ async fn the_job_view_refuses_what_it_cannot_run() {
             .as_deref(),
         Some("false")
     );
+    assert!(page.text("job-manifest").contains("name: pi"));
+    assert_eq!(page.text("copy-job-manifest"), "Copy");
     // Named by hand, main is no container of this Job.
     page.type_into("job-script", "exit main=1").await;
     assert!(page
@@ -1830,6 +1832,11 @@ async fn choose_a_setting_shows_a_range_and_a_snippet() {
     assert!(page
         .text("setting-snippets")
         .contains("max_container_restart_period = \"30s\""));
+    // Each snippet has its Copy button, beside the text it copies.
+    assert!(page
+        .text("setting-snippet-0")
+        .contains("maxContainerRestartPeriod: \"30s\""));
+    assert_eq!(page.text("copy-setting-snippet-0"), "Copy");
     // Using it sets every node's kubelet.
     page.click("setting-use").await;
     assert_eq!(page.text("cluster-max-value"), "30s");
