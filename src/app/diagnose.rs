@@ -355,9 +355,9 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                         <td>{ i + 1 }</td>
                         <td><button type="button" class="link" id={format!("pod-pick-{i}")} onclick={select}
                             title="Show this pod's diagnosis">{ name }</button></td>
+                        <td>{ next.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
                         <td>{ states }</td>
                         <td>{ restarts.map_or("—".to_owned(), |n| n.to_string()) }</td>
-                        <td>{ next.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
                     </tr>
                 }
             });
@@ -365,7 +365,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                 <div class="table-scroll">
                     <table id="pod-ranking">
                         <caption>{ format!("{} pods, soonest restart first", a.pods.len()) }</caption>
-                        <thead><tr><th>{"#"}</th><th>{"pod (click for its diagnosis)"}</th><th>{"state"}</th><th>{"restarts"}</th><th>{"next restart"}</th></tr></thead>
+                        <thead><tr><th>{"#"}</th><th>{"pod (click for its diagnosis)"}</th><th>{"next restart"}</th><th>{"state"}</th><th>{"restarts"}</th></tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>

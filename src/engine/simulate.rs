@@ -764,12 +764,19 @@ fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
     let mut end = 0;
     for slot in own.iter_mut() {
         end += LOAD_WINDOW_MS;
-        let k = below.below(end);
+        // The walk never counts fewer below a higher bound (pinned against
+        // the plain count natively and in each browser); were a wasm engine
+        // ever to compute it so (WebKit once did), the plain
+        // count stands in: no panic, no wrapped count.
+        let mut k = below.below(end);
+        if k < before {
+            k = restarts.count_below(end).max(before);
+        }
         *slot = (k - before) as u64;
         before = k;
     }
     if let Some(last) = own.last_mut() {
-        *last += (restarts.len() - before) as u64;
+        *last += restarts.len().saturating_sub(before) as u64;
     }
     own
 }
