@@ -654,6 +654,16 @@ async fn jitter_follows_the_seed() {
     // The same seed draws the same chart.
     page.type_into("seed", &seed).await;
     assert_eq!(page.pixels("chart-restarts"), band);
+    // Letters are refused, said so, and the jitter stays the last seed's.
+    page.type_into("seed", "abc").await;
+    assert_eq!(
+        page.text("seed-error"),
+        format!("\"abc\" is not a whole number from 0 to 18446744073709551615: the jitter still follows seed {seed}")
+    );
+    assert_eq!(page.input("seed").value(), "abc");
+    assert_eq!(page.pixels("chart-restarts"), band);
+    page.type_into("seed", &seed).await;
+    assert_eq!(page.text("seed-error"), "");
     // A move paints at once without the band (most of a jittered curve's
     // cost), the band once the control rests.
     let initial = page.input("initial");
@@ -1838,6 +1848,22 @@ async fn choose_a_setting_shows_a_range_and_a_snippet() {
         .text("setting-snippet-0")
         .contains("maxContainerRestartPeriod: \"30s\""));
     assert_eq!(page.text("copy-setting-snippet-0"), "Copy");
+    // A flag's letters get the API server's own refusal (pflag's), and the
+    // figures say they are the last valid cluster's.
+    page.type_into("cluster-inflight", "lots").await;
+    assert_eq!(
+        page.text("cluster-inflight-error"),
+        "invalid argument \"lots\" for \"--max-requests-inflight\" flag: strconv.ParseInt: parsing \"lots\": invalid syntax"
+    );
+    assert!(page
+        .text("cluster-error")
+        .ends_with("showing the last valid cluster."));
+    page.type_into("cluster-inflight", "400").await;
+    assert!(page
+        .root
+        .query_selector("#cluster-error")
+        .unwrap()
+        .is_none());
     // Using it sets every node's kubelet.
     page.click("setting-use").await;
     assert_eq!(page.text("cluster-max-value"), "30s");

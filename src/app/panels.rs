@@ -263,13 +263,28 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
     let spec = &state.inputs.spec;
     let selected = spec.requeue.map_or("version", Requeue::name);
     let on_requeue = send(state, |v: String| Action::Requeue(Requeue::parse(&v)));
-    let seed_text = spec.seed.to_string();
+    // A seed that does not read stays in the field with its refusal; the
+    // jitter keeps the last seed that read, and says which.
+    let refused_seed = use_state(|| None::<String>);
+    let seed_text = (*refused_seed)
+        .clone()
+        .unwrap_or_else(|| spec.seed.to_string());
+    let seed_error = (*refused_seed).as_ref().map(|t| {
+        AttrValue::from(format!(
+            "{} is not a whole number from 0 to {}: the jitter still follows seed {}",
+            crate::engine::field::quoted(t.trim()),
+            u64::MAX,
+            spec.seed
+        ))
+    });
     let on_seed = {
-        let state = state.clone();
-        Callback::from(move |v: String| {
-            if let Ok(seed) = v.trim().parse::<u64>() {
+        let (state, refused_seed) = (state.clone(), refused_seed.clone());
+        Callback::from(move |v: String| match v.trim().parse::<u64>() {
+            Ok(seed) => {
+                refused_seed.set(None);
                 state.dispatch(Action::Seed(seed));
             }
+            Err(_) => refused_seed.set(Some(v)),
         })
     };
     html! {
@@ -285,8 +300,14 @@ pub fn TimingPanel(p: &TimingProps) -> Html {
                 onchange={on_requeue} />
             <div class="row">
                 <TextField id="seed" label={html! {"Jitter seed"}} value={seed_text} placeholder="a whole number"
-                    oninput={on_seed} />
-                <button type="button" id="reroll" onclick={send(state, |_: MouseEvent| Action::Reroll)}>{"Re-roll"}</button>
+                    oninput={on_seed} error={seed_error} />
+                <button type="button" id="reroll" onclick={{
+                    let (state, refused_seed) = (state.clone(), refused_seed.clone());
+                    Callback::from(move |_: MouseEvent| {
+                        refused_seed.set(None);
+                        state.dispatch(Action::Reroll);
+                    })
+                }}>{"Re-roll"}</button>
             </div>
             <Slider id="latency" label="Container start latency (image, sandbox), added to each restart"
                 positions={LATENCY_STOPS_MS.len()} position={nearest_stop(LATENCY_STOPS_MS, spec.start_latency_ms)}
