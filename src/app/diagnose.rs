@@ -320,7 +320,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                                     <tr>
                                         <td>{ a.label.clone() }</td>
                                         <td>{ format_human_ms(a.backoff_ms) }</td>
-                                        <td>{ time(a.next_restart_at) }</td>
+                                        <td title={time(a.next_restart_at)}>{ a.next_restart_at.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
                                         <td>{ a.restarts_next_hour }</td>
                                     </tr>
                                 }) }</tbody>
@@ -364,8 +364,8 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             html! {
                 <div class="table-scroll">
                     <table id="pod-ranking">
-                        <caption>{ format!("{} pods, soonest restart first", a.pods.len()) }</caption>
-                        <thead><tr><th>{"#"}</th><th>{"pod (click for its diagnosis)"}</th><th>{"next restart"}</th><th>{"state"}</th><th>{"restarts"}</th></tr></thead>
+                        <caption>{ format!("{} pods, soonest restart first: click one for its diagnosis", a.pods.len()) }</caption>
+                        <thead><tr><th>{"#"}</th><th>{"pod"}</th><th>{"next restart"}</th><th>{"state"}</th><th>{"restarts"}</th></tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
