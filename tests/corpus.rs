@@ -670,11 +670,18 @@ fn an_image_pull_back_off_is_its_own_rhythm() {
 
 #[test]
 fn back_off_events_old_and_new() {
-    // The new wording names the container, not the wait.
+    // The new wording names the container, not the wait; the scheduler's
+    // event names the pod.
     check(
         "k8s-113215-events-section.txt",
         Shape::Events,
-        &[("", "manager", None, "CrashLoopBackOff", None)],
+        &[(
+            "xxx-controller-manager-7c8fcd5fff-4fprb",
+            "manager",
+            None,
+            "CrashLoopBackOff",
+            None,
+        )],
     );
     // The old FailedSync wording carries the wait and the pod.
     let d = check(
@@ -1267,4 +1274,18 @@ fn describe_of_several_kinds_keeps_its_pods() {
     );
     let notes = read_pods(&text(name), KubeletVersion::V1_37).unwrap().notes;
     assert_eq!(notes, ["1 described object(s) with no containers of their own (services, workloads, a pod cut short) left out: prometheus-node-exporter"]);
+}
+
+// describe's Events section alone (OpenShift 3.11): the back-off line names
+// no pod, the scheduler's `Successfully assigned javatest/hello-v2-1-fjchl`
+// does.
+#[test]
+fn an_events_section_named_by_the_scheduler() {
+    check(
+        "openshift-origin-23729-events-section.txt",
+        Shape::Events,
+        &[("hello-v2-1-fjchl", "", None, "CrashLoopBackOff", None)],
+    );
+    let (_, d) = read("openshift-origin-23729-events-section.txt");
+    assert_eq!(d.pods[0].namespace, "javatest");
 }

@@ -194,6 +194,23 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
                 .and_then(|own| pull_failures(own))
         };
     }
+    // describe's Events section names no pod on its back-off lines; the
+    // scheduler's `Successfully assigned NS/NAME to NODE` does, where there
+    // is one pod to name.
+    let assigned: Vec<(&str, &str)> = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = &l[l.find("Successfully assigned ")? + "Successfully assigned ".len()..];
+            let who = rest.split_whitespace().next()?;
+            Some(who.split_once('/').unwrap_or(("", who)))
+        })
+        .collect();
+    if let ([(ns, name)], [pod]) = (assigned.as_slice(), pods.as_mut_slice()) {
+        if pod.name.is_empty() {
+            pod.name = (*name).to_owned();
+            pod.namespace = (*ns).to_owned();
+        }
+    }
     let notes = vec![
         "events carry no restart count and no exit time: `kubectl get pod NAME -o yaml` gives both"
             .to_owned(),
