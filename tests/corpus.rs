@@ -5,7 +5,7 @@
 //! 10 s · 2^(n−1), capped) at a fixed moment.
 #![cfg(not(target_arch = "wasm32"))]
 
-use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+use crashloop_explorer::engine::config::KubeletVersion;
 use crashloop_explorer::engine::pod::{diagnose_pods, NodeAssumption, PodsDiagnosis};
 use crashloop_explorer::formats::pod::{read_pods, Shape};
 use crashloop_explorer::formats::time::{format_rfc3339, parse_rfc3339};
@@ -13,11 +13,7 @@ use crashloop_explorer::formats::time::{format_rfc3339, parse_rfc3339};
 const NOW: &str = "2026-11-26T00:00:00Z";
 
 fn node() -> NodeAssumption {
-    NodeAssumption {
-        backoff: resolve(&KubeletConfig::default()).expect("defaults resolve"),
-        version: KubeletVersion::V1_37,
-        label: "kubelet 1.37 defaults".into(),
-    }
+    NodeAssumption::new(KubeletVersion::V1_37, None, "").expect("defaults resolve")
 }
 
 fn text(name: &str) -> String {

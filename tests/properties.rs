@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crashloop_explorer::engine::config::EffectiveBackoff;
-use crashloop_explorer::engine::config::{resolve, KubeletConfig, KubeletVersion};
+use crashloop_explorer::engine::config::KubeletVersion;
 use crashloop_explorer::engine::duration::{parse_go_duration, rounded};
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
@@ -107,11 +107,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 }
 
 fn node() -> NodeAssumption {
-    NodeAssumption {
-        backoff: resolve(&KubeletConfig::default()).expect("defaults resolve"),
-        version: KubeletVersion::V1_37,
-        label: "defaults".into(),
-    }
+    NodeAssumption::new(KubeletVersion::V1_37, None, "").expect("defaults resolve")
 }
 
 /// Reads any text as a pod and diagnoses what it reads.
