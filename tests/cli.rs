@@ -59,6 +59,14 @@ fn pod_prints_each_containers_next_restart() {
         (Some(3_000), Some(1))
     );
     assert_eq!(app["resetsIfRunsUntil"], "2026-11-20T10:12:43Z");
+    // The assumption is said first; the exit has its reason; one figure for
+    // the next hour (10:02:43, then every 303 s: 12 before 11:01:00).
+    assert_eq!(
+        v["assumes"],
+        "kubelet 1.37's shipped defaults (10 s / 5 min)"
+    );
+    assert_eq!(app["exitReason"], "Error");
+    assert_eq!(app["restartsNextHour"], 12);
     // A 1 min cap on 1.37: the same pod would wait 1 min and restart at 10:01:03.
     let (_, out, _) = run(
         &[
@@ -72,6 +80,10 @@ fn pod_prints_each_containers_next_restart() {
     );
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["containers"][0]["nextRestartAt"], "2026-11-20T09:51:45Z");
+    assert_eq!(
+        v["assumes"],
+        "kubelet 1.37 with this configuration (10 s / 1 min)"
+    );
 }
 
 #[test]
