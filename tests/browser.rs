@@ -55,11 +55,11 @@ impl Page {
             .document()
             .expect("document");
         let root = document.create_element("div").expect("div");
-        document
-            .body()
-            .expect("body")
-            .append_child(&root)
-            .expect("append");
+        // First in the body: the runner's own output above it grows with
+        // every test (and pushed the app's headline out of a short window).
+        let body = document.body().expect("body");
+        body.insert_before(&root, body.first_child().as_ref())
+            .expect("insert");
         let app = match query {
             Some(q) => crashloop_explorer::app::mount_with_query(root.clone(), q.to_owned()),
             None => crashloop_explorer::app::mount(root.clone()),
