@@ -9,7 +9,9 @@ use plotters::prelude::*;
 use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
-use super::controls::{send, send_stop, Checkbox, CopyButton, Slider, TextArea, TextField};
+use super::controls::{
+    send, send_stop, Checkbox, CopyButton, Refusals, Slider, TextArea, TextField,
+};
 use super::stops::{
     nearest_stop, BURST_STOPS, CRASH_INTERVAL_STOPS_MS, HORIZON_STOPS_MS, MAX_STOPS_MS, QPS_STOPS,
     SPREAD_STOPS_MS,
@@ -77,7 +79,7 @@ pub struct ClusterState {
     pub other_nodes_text: String,
     /// Number fields whose text is refused: the text and why. The view
     /// keeps the last value that read, and says so.
-    pub refused: Vec<(NumberField, String, String)>,
+    pub refused: Refusals<NumberField>,
 }
 
 /// The view's typed number fields.
@@ -159,7 +161,7 @@ impl ClusterState {
             paste: AttrValue::default(),
             paste_notes: vec![],
             paste_error: None,
-            refused: vec![],
+            refused: Refusals::default(),
         };
         // The first view waits for nothing, whatever its cost.
         let mut state = state.derive();
@@ -229,58 +231,32 @@ impl ClusterState {
             }
             Err(e) => self.error = Some(e),
         }
-        if let Some((_, _, e)) = self.refused.first() {
-            self.error = Some(e.clone());
+        if let Some((_, e)) = self.refused.iter().next() {
+            self.error = Some(e.to_owned());
         }
         self
     }
+}
 
-    /// A number field's text: its value, or its refusal kept (the value
-    /// stays the last that read).
-    fn typed(&mut self, field: NumberField, text: &str) -> Option<u32> {
-        self.refused.retain(|(f, _, _)| *f != field);
-        let t = text.trim();
-        match t.parse::<u32>() {
-            Ok(v) => Some(v),
-            Err(_) => {
-                // kube-apiserver's flags are read by pflag: its words for
-                // what is no integer (strconv.ParseInt's).
-                let why = match field {
-                    NumberField::Inflight | NumberField::Mutating if t.parse::<i128>().is_err() => {
-                        format!(
-                            "invalid argument {} for \"{}\" flag: strconv.ParseInt: parsing {}: invalid syntax",
-                            crate::engine::field::quoted(t),
-                            field.name(),
-                            crate::engine::field::quoted(t)
-                        )
-                    }
-                    _ => format!(
-                        "{}: {} is not a whole number from 0 to {}",
-                        field.name(),
-                        crate::engine::field::quoted(t),
-                        u32::MAX
-                    ),
-                };
-                self.refused.push((field, text.to_owned(), why));
-                None
-            }
-        }
-    }
-
-    /// What a number field shows: its refused text, else its value.
-    pub fn number_text(&self, field: NumberField, value: u32) -> String {
-        self.refused
-            .iter()
-            .find(|(f, _, _)| *f == field)
-            .map_or_else(|| value.to_string(), |(_, t, _)| t.clone())
-    }
-
-    pub fn refusal(&self, field: NumberField) -> Option<AttrValue> {
-        self.refused
-            .iter()
-            .find(|(f, _, _)| *f == field)
-            .map(|(_, _, e)| AttrValue::from(e.clone()))
-    }
+/// A whole number typed into one of the cluster view's fields, or why not.
+fn read_number(field: NumberField, text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    t.parse::<u32>().map_err(|_| match field {
+        // kube-apiserver's flags are read by pflag: its words for what is
+        // no integer (strconv.ParseInt's).
+        NumberField::Inflight | NumberField::Mutating if t.parse::<i128>().is_err() => format!(
+            "invalid argument {} for \"{}\" flag: strconv.ParseInt: parsing {}: invalid syntax",
+            crate::engine::field::quoted(t),
+            field.name(),
+            crate::engine::field::quoted(t)
+        ),
+        _ => format!(
+            "{}: {} is not a whole number from 0 to {}",
+            field.name(),
+            crate::engine::field::quoted(t),
+            u32::MAX
+        ),
+    })
 }
 
 impl Reducible for ClusterState {
@@ -333,18 +309,24 @@ impl Reducible for ClusterState {
             ClusterAction::Burst(v) => i.kube_api_burst = narrow(v),
             ClusterAction::Replicas(v) => i.api_server.replicas = narrow(v),
             ClusterAction::Inflight(t) => {
-                if let Some(v) = s.typed(NumberField::Inflight, &t) {
+                if let Some(v) = s.refused.read(NumberField::Inflight, &t, |t| {
+                    read_number(NumberField::Inflight, t)
+                }) {
                     s.inputs.api_server.max_requests_inflight = v;
                 }
             }
             ClusterAction::Mutating(t) => {
-                if let Some(v) = s.typed(NumberField::Mutating, &t) {
+                if let Some(v) = s.refused.read(NumberField::Mutating, &t, |t| {
+                    read_number(NumberField::Mutating, t)
+                }) {
                     s.inputs.api_server.max_mutating_requests_inflight = v;
                 }
             }
             ClusterAction::SeatMs(ms) => i.api_server.seconds_per_request = ms as f64 / 1_000.0,
             ClusterAction::OtherNodes(t) => {
-                if let Some(v) = s.typed(NumberField::OtherNodes, &t) {
+                if let Some(v) = s.refused.read(NumberField::OtherNodes, &t, |t| {
+                    read_number(NumberField::OtherNodes, t)
+                }) {
                     s.inputs.other_nodes = v;
                 }
                 s.other_nodes_text = t;
@@ -564,7 +546,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         onchange={send_stop(&state, HORIZON_STOPS_MS, ClusterAction::Horizon)} />
                     <TextField id="cluster-other-nodes" label={html! {"other nodes (no crash-looping pod; their leases count)"}}
                         value={state.other_nodes_text.clone()} placeholder="0" oninput={send(&state, ClusterAction::OtherNodes)}
-                        error={state.refusal(NumberField::OtherNodes)} />
+                        error={state.refused.error(NumberField::OtherNodes)} />
                 </section>
                 <section class="panel" aria-labelledby="h-cluster-kubelet">
                     <h2 id="h-cluster-kubelet">{"Every node's kubelet"}</h2>
@@ -586,11 +568,11 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         onchange={send_stop(&state, REPLICA_STOPS, ClusterAction::Replicas)} />
                     <div class="row">
                         <TextField id="cluster-inflight" label={html! {<code>{"--max-requests-inflight"}</code>}}
-                            value={state.number_text(NumberField::Inflight, i.api_server.max_requests_inflight)} placeholder="400"
-                            oninput={send(&state, ClusterAction::Inflight)} error={state.refusal(NumberField::Inflight)} />
+                            value={state.refused.text(NumberField::Inflight, || i.api_server.max_requests_inflight.to_string())} placeholder="400"
+                            oninput={send(&state, ClusterAction::Inflight)} error={state.refused.error(NumberField::Inflight)} />
                         <TextField id="cluster-mutating" label={html! {<code>{"--max-mutating-requests-inflight"}</code>}}
-                            value={state.number_text(NumberField::Mutating, i.api_server.max_mutating_requests_inflight)} placeholder="200"
-                            oninput={send(&state, ClusterAction::Mutating)} error={state.refusal(NumberField::Mutating)} />
+                            value={state.refused.text(NumberField::Mutating, || i.api_server.max_mutating_requests_inflight.to_string())} placeholder="200"
+                            oninput={send(&state, ClusterAction::Mutating)} error={state.refused.error(NumberField::Mutating)} />
                     </div>
                     <Slider id="cluster-seat" label="each request holds a seat for" positions={SEAT_STOPS_MS.len()}
                         position={nearest_stop(SEAT_STOPS_MS, (spr * 1_000.0).round() as u64)} display={format_human_ms((spr * 1_000.0).round() as u64)}

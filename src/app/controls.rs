@@ -302,3 +302,63 @@ pub fn CopyButton(p: &CopyProps) -> Html {
     };
     html! { <button type="button" class="copy" id={p.id.clone()} {onclick} aria-live="polite">{ *label }</button> }
 }
+
+/// Number fields whose text is refused, each with the text as typed and
+/// why: the field keeps showing the text and its refusal while the value
+/// stays the last that read. One per view (`F` names its fields).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusals<F>(Vec<(F, String, String)>);
+
+impl<F> Default for Refusals<F> {
+    fn default() -> Self {
+        Self(vec![])
+    }
+}
+
+impl<F: Copy + PartialEq> Refusals<F> {
+    /// The field's value read from `text` by `read`, or its refusal kept.
+    pub fn read<T>(
+        &mut self,
+        field: F,
+        text: &str,
+        read: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<T> {
+        self.0.retain(|(f, _, _)| *f != field);
+        match read(text) {
+            Ok(v) => Some(v),
+            Err(why) => {
+                self.0.push((field, text.to_owned(), why));
+                None
+            }
+        }
+    }
+
+    /// What the field shows: its refused text, else `value`.
+    pub fn text(&self, field: F, value: impl FnOnce() -> String) -> String {
+        self.0
+            .iter()
+            .find(|(f, _, _)| *f == field)
+            .map_or_else(value, |(_, t, _)| t.clone())
+    }
+
+    /// Why the field is refused.
+    pub fn error(&self, field: F) -> Option<AttrValue> {
+        self.0
+            .iter()
+            .find(|(f, _, _)| *f == field)
+            .map(|(_, _, e)| AttrValue::from(e.clone()))
+    }
+
+    /// Each refused field and why, in the order they were refused.
+    pub fn iter(&self) -> impl Iterator<Item = (F, &str)> {
+        self.0.iter().map(|(f, _, e)| (*f, e.as_str()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}

@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use super::charts::DrawnCanvas;
 use super::controls::{
-    codes_text, parse_codes, send, send_stop, Choice, CopyButton, Slider, TextArea, TextField,
+    codes_text, parse_codes, send, send_stop, Choice, CopyButton, Refusals, Slider, TextArea,
+    TextField,
 };
 use super::state::nearest_stop;
 use crate::chart::draw_job;
@@ -41,7 +42,7 @@ pub struct JobState {
     pub seed_error: Option<String>,
     /// Number fields whose text is not an int32: the text as typed, and the
     /// API server's refusal. The Job runs again once every one reads.
-    pub int_refused: Vec<(IntField, String, String)>,
+    pub int_refused: Refusals<IntField>,
     pub failure_percent: u32,
     pub paste: String,
     pub paste_error: Option<String>,
@@ -158,7 +159,7 @@ impl JobState {
             seed: 1,
             seed_text: "1".into(),
             seed_error: None,
-            int_refused: vec![],
+            int_refused: Refusals::default(),
             failure_percent: 50,
             paste: String::new(),
             paste_error: None,
@@ -209,25 +210,17 @@ impl JobState {
     /// that do not read, then the checks of the fields that do (a refused
     /// field's last value is not what the user asked about).
     pub fn all_errors(&self) -> Vec<(String, String)> {
-        let refused = |f: &str| self.int_refused.iter().any(|(r, _, _)| r.path() == f);
+        let refused = |f: &str| self.int_refused.iter().any(|(r, _)| r.path() == f);
         let checks = self.valid.as_ref().err().into_iter().flatten();
         self.int_refused
             .iter()
-            .map(|(f, _, e)| (f.path().to_owned(), e.clone()))
+            .map(|(f, e)| (f.path().to_owned(), e.to_owned()))
             .chain(
                 checks
                     .filter(|e| !refused(&e.field))
                     .map(|e| (e.field.clone(), e.to_string())),
             )
             .collect()
-    }
-
-    /// What a number field shows: its refused text, else its value.
-    pub fn int_text(&self, field: IntField, value: Option<i32>) -> String {
-        self.int_refused
-            .iter()
-            .find(|(f, _, _)| *f == field)
-            .map_or_else(|| int_text(value), |(_, t, _)| t.clone())
     }
 }
 
@@ -239,18 +232,18 @@ impl Reducible for JobState {
         let spec = &mut s.inputs.manifest.spec;
         match action {
             JobAction::Int(field, text) => {
-                s.int_refused.retain(|(f, _, _)| *f != field);
                 // Empty unsets it; text that is no int32 is refused, and the
                 // Job does not run until it reads.
-                match read_int32("JobSpec", field.path(), &text) {
-                    Ok(v) => match field {
+                let read = |t: &str| read_int32("JobSpec", field.path(), t);
+                if let Some(v) = s.int_refused.read(field, &text, read) {
+                    let spec = &mut s.inputs.manifest.spec;
+                    match field {
                         IntField::BackoffLimit => spec.backoff_limit = v,
                         IntField::Completions => spec.completions = v,
                         IntField::Parallelism => spec.parallelism = v,
                         IntField::BackoffLimitPerIndex => spec.backoff_limit_per_index = v,
                         IntField::MaxFailedIndexes => spec.max_failed_indexes = v,
-                    },
-                    Err(e) => s.int_refused.push((field, text, e)),
+                    }
                 }
             }
             JobAction::Mode(m) => spec.completion_mode = (m != "NonIndexed").then_some(m),
@@ -694,11 +687,11 @@ pub fn JobView(p: &JobViewProps) -> Html {
                 <section class="panel" aria-labelledby="h-jobspec">
                     <h2 id="h-jobspec">{"Job spec"}</h2>
                     <div class="row">
-                        <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={state.int_text(IntField::BackoffLimit, spec.backoff_limit)}
+                        <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={state.int_refused.text(IntField::BackoffLimit, || int_text(spec.backoff_limit))}
                             placeholder="6" oninput={int(IntField::BackoffLimit)} />
-                        <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={state.int_text(IntField::Completions, spec.completions)}
+                        <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={state.int_refused.text(IntField::Completions, || int_text(spec.completions))}
                             placeholder="1" oninput={int(IntField::Completions)} />
-                        <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={state.int_text(IntField::Parallelism, spec.parallelism)}
+                        <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={state.int_refused.text(IntField::Parallelism, || int_text(spec.parallelism))}
                             placeholder="1" oninput={int(IntField::Parallelism)} />
                     </div>
                     { error_list([state.errors_for("spec.backoffLimit"), state.errors_for("spec.completions"), state.errors_for("spec.parallelism")].concat()) }
@@ -713,9 +706,9 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
                     <div class="row">
                         <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimit"}<wbr/>{"PerIndex"}</code>}}
-                            value={state.int_text(IntField::BackoffLimitPerIndex, spec.backoff_limit_per_index)} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
+                            value={state.int_refused.text(IntField::BackoffLimitPerIndex, || int_text(spec.backoff_limit_per_index))} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
                         <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
-                            value={state.int_text(IntField::MaxFailedIndexes, spec.max_failed_indexes)} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
+                            value={state.int_refused.text(IntField::MaxFailedIndexes, || int_text(spec.max_failed_indexes))} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
                     </div>
                     { error_list([state.errors_for("spec.backoffLimitPerIndex"), state.errors_for("spec.maxFailedIndexes")].concat()) }
                     <div class="row">
