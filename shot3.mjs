@@ -1,0 +1,11 @@
+import { launchChromium } from "./scripts/chromium.mjs";
+const url = process.argv[2];
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(url + "?view=job");
+await page.waitForSelector("#job-backoff-limit", { timeout: 20000 });
+await page.fill("#job-backoff-limit", "abc");
+await page.waitForTimeout(400);
+const info = await page.evaluate(() => { const e = document.querySelector("#job-outcome"); const cs = getComputedStyle(e); return [e.className, e.getAttribute("data-stale"), cs.borderLeftStyle, cs.borderLeftWidth, e.parentElement.className]; });
+console.log(JSON.stringify(info));
+await browser.close();
