@@ -450,19 +450,18 @@ fn facts(read: &Result<PodsRead, String>) -> usize {
 /// `read_pods_up_to` once the size is checked.
 fn read_text(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
     let parts = blocks::split(text);
-    let whole = read_block(text, version);
     if parts.len() < 2 {
-        whole
+        read_block(text, version)
     } else {
-        read_blocks(&parts, whole, version)
+        read_blocks(text, &parts, version)
     }
 }
 
 /// Each block read with its own reader and what they say merged; the whole
 /// text's reading where only one block reads and the whole says more.
 fn read_blocks(
+    text: &str,
     parts: &[blocks::Block],
-    whole: Result<PodsRead, String>,
     version: KubeletVersion,
 ) -> Result<PodsRead, String> {
     let mut reads = vec![];
@@ -490,6 +489,8 @@ fn read_blocks(
         }
     }
     if reads.len() < 2 {
+        // The whole text is read only where the blocks alone may say less.
+        let whole = read_block(text, version);
         let Some(one) = reads.pop() else {
             return whole;
         };
