@@ -228,17 +228,24 @@ fn a_pasted_cluster_is_grouped_by_crash_looping_pods_per_node() {
     );
 }
 
-/// The presets: every pod's first start and restarts fall in lockstep, so
-/// the busiest window is nodes × pods × 5 requests: a DaemonSet on 5,000
-/// nodes 25,000 (2,500 per second), a Deployment of 3,000 pods 15,000.
+/// The presets: every pod's first start and restarts fall in lockstep, and
+/// the busiest window is the first. A pod's first 10 s (kubelet 1.37, exits
+/// at once): 3 status versions (Pending and two exits, the first restarted
+/// at once), a GET and a PATCH each, 6; 7 events (Pulled, Created, Started
+/// twice, one BackOff): 13 requests. A DaemonSet on 5,000 nodes: 65,000
+/// (6,500 per second); a Deployment of 10 pods on each of 300 nodes: 130 a
+/// node, under both clients' bursts of 100 … of 60 and of 70: 39,000
+/// (3,900/s). A pool of 110 a node: 660 status and 770 events a node, each
+/// client passing its 100 at once and 50/s: 600 + 600 a node, 600,000 for
+/// 500 nodes (60,000/s).
 #[test]
 fn the_presets_peak_as_worked_out() {
     use crashloop_explorer::engine::cluster::{preset, PRESETS};
     let peak =
         |name| evaluate(&preset(name, ApiServer::default()).unwrap()).peak_requests_per_second;
-    assert_eq!(peak("daemonset"), 2_500.0);
-    assert_eq!(peak("deployment"), 1_500.0);
-    assert_eq!(peak("pool"), 27_500.0);
+    assert_eq!(peak("daemonset"), 6_500.0);
+    assert_eq!(peak("deployment"), 3_900.0);
+    assert_eq!(peak("pool"), 60_000.0);
     assert_eq!(PRESETS.len(), 3);
     assert!(PRESETS
         .iter()

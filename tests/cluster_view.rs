@@ -23,18 +23,20 @@ fn class(name: &str, nodes: u32, pods: u32) -> ClassInputs {
 }
 
 /// The view opens on a bad DaemonSet rollout: 5,000 nodes, one pod each
-/// crashing at once, on today's kubelet. Every start (the first included)
-/// sends 5 requests, one at most in a 10 s window: 5,000 × 5 = 25,000 a
-/// window, 2,500 per second, holding 2,500 × 20 ms = 50 seats of the
-/// system level's 3 × 74 = 222. Unset, maxContainerRestartPeriod leaves
-/// today's default: the live line is today's.
+/// crashing at once, on today's kubelet. Its first 10 s: 3 status versions
+/// (Pending, the first exit, restarted at once, and the second), a GET and
+/// a PATCH each, and 7 events (Pulled, Created and Started twice, a BackOff):
+/// 13 requests, 5,000 × 13 = 65,000 a window, 6,500 per second, holding
+/// 6,500 × 20 ms = 130 seats of the system level's 3 × 74 = 222. Unset,
+/// maxContainerRestartPeriod leaves today's default: the live line is
+/// today's.
 #[test]
 fn the_first_view_is_a_daemonset_rollout_on_todays_kubelet() {
     let inputs = ClusterInputs::default();
     let s = show(&inputs).unwrap();
-    assert_eq!(s.live.requests_per_window[0], 25_000);
-    assert_eq!(s.live.peak_requests_per_second, 2_500.0);
-    assert!((s.live.peak_seats_busy - 50.0).abs() < 1e-9);
+    assert_eq!(s.live.requests_per_window[0], 65_000);
+    assert_eq!(s.live.peak_requests_per_second, 6_500.0);
+    assert!((s.live.peak_seats_busy - 130.0).abs() < 1e-9);
     assert_eq!(s.live.system_seats, 222);
     assert_eq!(s.live.time_over_seats_ms, 0);
     assert_eq!(
@@ -46,7 +48,7 @@ fn the_first_view_is_a_daemonset_rollout_on_todays_kubelet() {
     // KEP-4603's new default beside it: 1 s initial, so the first window
     // holds more than one start, and the peak is above today's.
     assert_eq!(s.compared.len(), 1);
-    assert!(s.compared[0].1.peak_requests_per_second > 2_500.0);
+    assert!(s.compared[0].1.peak_requests_per_second > 6_500.0);
     // After 5 crashes in a row today's curve waits min(160 s, max): within
     // a minute for every max up to 60 s, the largest recommended.
     let r = recommendation(&inputs).unwrap();
@@ -56,9 +58,12 @@ fn the_first_view_is_a_daemonset_rollout_on_todays_kubelet() {
 
 /// Every class runs its pods on the kubelet the view sets: with
 /// ReduceDefaultCrashLoopBackOffDecay and a 30 s cap, the first 10 s holds
-/// the first start and the restarts after 1, 2 and 4 s (at 1, 3 and 7 s,
-/// later by the kubelet's sync but still inside the window): 4 starts ×
-/// 5 requests × 5,000 nodes = 100,000.
+/// the first start, the restart at once and those after 1, 2 and 4 s (at
+/// 1, 3 and 7 s, later by the kubelet's sync but still inside the window):
+/// 5 starts and 5 exits. Status: Pending, 5 Terminated, 3 Waiting (shown at
+/// the restarting syncs; the wait after the 7 s exit ends past 10 s): 9
+/// versions, 18 requests. Events: 15 Normal and 4 BackOff (every exit but
+/// the first waits), 19, under both buckets. 37 × 5,000 nodes = 185,000.
 #[test]
 fn the_kubelet_set_here_runs_on_every_class() {
     let inputs = ClusterInputs {
@@ -67,12 +72,12 @@ fn the_kubelet_set_here_runs_on_every_class() {
         ..ClusterInputs::default()
     };
     let s = show(&inputs).unwrap();
-    assert_eq!(s.live.requests_per_window[0], 100_000);
-    assert_eq!(s.live.peak_requests_per_second, 10_000.0);
-    // 10,000/s × 20 ms = 200 seats: under 222, never over.
-    assert_eq!(s.live.time_over_seats_ms, 0);
+    assert_eq!(s.live.requests_per_window[0], 185_000);
+    assert_eq!(s.live.peak_requests_per_second, 18_500.0);
+    // 18,500/s × 20 ms = 370 seats: over the 222 for the first window.
+    assert_eq!(s.live.time_over_seats_ms, 10_000);
     // Today's default is still the reference.
-    assert_eq!(s.todays_default.requests_per_window[0], 25_000);
+    assert_eq!(s.todays_default.requests_per_window[0], 65_000);
     // With the 1 s initial the 5th wait is 16 s: every value holds the
     // minute, and the sweep follows the view's gate.
     assert_eq!(
@@ -85,7 +90,7 @@ fn the_kubelet_set_here_runs_on_every_class() {
         classes: vec![class("big", 10_000, 1)],
         ..inputs
     };
-    assert_eq!(show(&doubled).unwrap().live.requests_per_window[0], 200_000);
+    assert_eq!(show(&doubled).unwrap().live.requests_per_window[0], 370_000);
 }
 
 #[test]
@@ -281,8 +286,10 @@ fn the_sweep_depends_on_the_nodes_not_the_goals() {
 }
 
 /// A class may run the node view's workload: groups of pods, each crashing
-/// at once here, 10 and 5 pods: their first starts fill the first window
-/// with (10 + 5) × 5 = 75 requests a node, 7,500 from 100 nodes.
+/// at once here, 10 and 5 pods: their first 10 s send 13 requests a pod
+/// (above), (10 + 5) × 13 = 195 a node: 90 status requests under the main
+/// client's burst of 100, and 105 events, of which 5 wait a tenth of a
+/// second for the event client: 19,500 from 100 nodes.
 #[test]
 fn a_class_runs_the_node_views_groups() {
     let inputs = ClusterInputs {
@@ -296,7 +303,7 @@ fn a_class_runs_the_node_views_groups() {
         ..ClusterInputs::default()
     };
     let s = show(&inputs).unwrap();
-    assert_eq!(s.live.requests_per_window[0], 7_500);
+    assert_eq!(s.live.requests_per_window[0], 19_500);
     // More than the node holds is the scenario's refusal, named by class.
     let full = ClusterInputs {
         classes: vec![ClassInputs {

@@ -13,8 +13,8 @@ use crashloop_explorer::engine::simulate::{
     pod_restarts_gc, pod_restarts_stepwise, Offsets, PodRun, HOUSEKEEPING_MS, LOAD_WINDOW_MS,
 };
 use crashloop_explorer::engine::{
-    node_timeline, pod_runs, simulate, Group, PodRuns, Requeue, Scenario, ScenarioSpec, Semantics,
-    Times,
+    node_timeline, pod_runs, simulate, Group, PodRuns, RequestKind, Requeue, Scenario,
+    ScenarioSpec, Semantics, Times,
 };
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::pod::{parse_pod, read_pods};
@@ -190,7 +190,8 @@ proptest! {
         let t = simulate(&s);
         let g = &s.groups()[0];
         let o = Offsets { pods: g.pods, spread_ms: g.spread_ms };
-        let mut windows = vec![0u64; t.node_requests_per_window.len()];
+        let n = t.node_requests_per_window.len();
+        let mut windows = vec![0u64; n];
         let mut restarts = 0;
         for i in 0..g.pods {
             for at in t.restarts_at_ms.iter() {
@@ -201,8 +202,32 @@ proptest! {
                 }
             }
         }
-        prop_assert_eq!(&t.node_requests_per_window, &windows);
         prop_assert_eq!(t.node_restarts(), restarts);
+        match &t.requests {
+            None => prop_assert_eq!(&t.node_requests_per_window, &windows),
+            Some(r) => {
+                // Each kind: the pod's requests, shifted to each pod's start.
+                let runs = pod_runs(&s);
+                let pod = &runs.requests[0];
+                let h = s.horizon_ms();
+                for k in RequestKind::ALL {
+                    let mut by_pods = vec![0u64; n];
+                    for i in 0..g.pods {
+                        let off = o.offset(i);
+                        let below = |t: u64| if t <= off { 0 } else { pod.below(k, t - off) };
+                        for (w, slot) in by_pods.iter_mut().enumerate() {
+                            let (a, b) = (w as u64 * LOAD_WINDOW_MS, ((w as u64 + 1) * LOAD_WINDOW_MS).min(h));
+                            *slot += below(b) - below(a);
+                        }
+                    }
+                    prop_assert_eq!(r.windows(k), &by_pods[..], "{}", k.name());
+                }
+                let sent: Vec<u64> = (0..n)
+                    .map(|w| RequestKind::ALL.iter().filter(|k| k.sent()).map(|&k| r.windows(k)[w]).sum())
+                    .collect();
+                prop_assert_eq!(&t.node_requests_per_window, &sent);
+            }
+        }
     }
 
     /// The API limiter neither makes nor loses requests and passes no more
@@ -213,7 +238,12 @@ proptest! {
     #[test]
     fn the_limiter_keeps_its_bounds(s in node_under_limits()) {
         let t = simulate(&s);
-        let (arrived, admitted) = (&t.node_requests_per_window, &t.api.admitted_per_window);
+        // The main client's: the status requests (kubelet model), or all.
+        let status: Option<Vec<u64>> = t.requests.as_ref().map(|r| {
+            r.get_pods.iter().zip(&r.patch_pod_status).map(|(g, p)| g + p).collect()
+        });
+        let arrived = status.as_ref().unwrap_or(&t.node_requests_per_window);
+        let admitted = &t.api.admitted_per_window;
         prop_assert_eq!(arrived.len(), admitted.len());
         let (mut a, mut d) = (0u128, 0u128);
         for (k, (&x, &y)) in arrived.iter().zip(admitted).enumerate() {
@@ -318,7 +348,10 @@ proptest! {
             prop_assert!(free || cut || (lo..=max + slack).contains(&d), "wait {d} outside [{lo}, {max} + {slack}]");
         }
         // Lockstep pods: the node is pods × one pod.
-        let per_pod = t.restarts_at_ms.len() as u64 * t.requests_per_restart;
+        let per_pod = match &t.requests {
+            Some(r) => r.pod.sent() as u64,
+            None => t.restarts_at_ms.len() as u64 * t.requests_per_restart,
+        };
         prop_assert_eq!(t.node_requests_per_window.iter().sum::<u64>(), per_pod * u64::from(s.pods()));
         prop_assert_eq!(t.api.admitted_per_window.len(), t.node_requests_per_window.len());
     }

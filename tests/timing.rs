@@ -2,11 +2,14 @@
 //! limiter on a node, and schedule curves.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::engine::requests::PodRequests;
 use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
-use crashloop_explorer::engine::simulate::{pod_restarts, Offsets, PodRun, LOAD_WINDOW_MS};
+use crashloop_explorer::engine::simulate::{
+    pod_restarts, pod_restarts_gc, Offsets, PodRun, LOAD_WINDOW_MS,
+};
 use crashloop_explorer::engine::{
-    simulate, EffectiveBackoff, ExitKind, Group, KubeletVersion, Requeue, RestartPolicy, Scenario,
-    ScenarioSpec, Semantics,
+    simulate, EffectiveBackoff, ExitKind, Group, KubeletVersion, RequestKind, Requeue,
+    RestartPolicy, Scenario, ScenarioSpec, Semantics,
 };
 
 fn curve(initial_ms: u64, max_ms: u64) -> EffectiveBackoff {
@@ -160,7 +163,7 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
             if offset >= horizon {
                 continue;
             }
-            let (at, _) = pod_restarts(&PodRun {
+            let r = pod_restarts_gc(&PodRun {
                 backoff: s.backoff(),
                 run_ms: g.run_ms,
                 horizon_ms: horizon - offset,
@@ -169,9 +172,22 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
                 start_latency_ms: s.spec().start_latency_ms,
                 seed: s.spec().seed ^ (gi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             });
-            for t in at.iter() {
-                let w = (((t + offset) / LOAD_WINDOW_MS) as usize).min(windows.len() - 1);
-                windows[w] += u64::from(s.spec().requests_per_restart);
+            if s.model() == Semantics::Kubelet {
+                // The kinds sent, each request in its window.
+                let pod = PodRequests::new(&r, g.run_ms, horizon - offset, s.running_seen(gi));
+                for k in RequestKind::ALL.into_iter().filter(|k| k.sent()) {
+                    for (w, slot) in windows.iter_mut().enumerate() {
+                        let bound =
+                            |w: u64| (w * LOAD_WINDOW_MS).min(horizon).saturating_sub(offset);
+                        *slot += pod.below(k, bound(w as u64 + 1)) - pod.below(k, bound(w as u64));
+                    }
+                }
+            }
+            for t in r.at.iter() {
+                if s.model() == Semantics::Kep {
+                    let w = (((t + offset) / LOAD_WINDOW_MS) as usize).min(windows.len() - 1);
+                    windows[w] += u64::from(s.spec().requests_per_restart);
+                }
                 restarts += 1;
             }
         }
@@ -274,30 +290,42 @@ fn spread_offsets_count_pods_in_closed_form() {
 
 #[test]
 fn the_rate_limiter_on_a_node() {
-    // 110 lockstep pods, pre-1.27 limits: the first restart's 550 requests
-    // drain at 5/s; the kubelet model's immediate first restart lands at 0 s.
+    // 110 lockstep pods, pre-1.27 limits. The KEP's flat 5 per restart: the
+    // first restart (10 s; the KEP has no immediate one) makes 550 requests
+    // that drain at 5/s (10 at once, 50 more in the window, the last after
+    // 108 s).
     let s = scenario(ScenarioSpec {
-        model: Semantics::Kubelet,
+        model: Semantics::Kep,
         requeue: Some(Requeue::Ideal),
         kube_api_qps: 5,
         kube_api_burst: 10,
         ..Default::default()
     });
     let t = simulate(&s);
-    assert_eq!(t.node_requests_per_window[0], 550);
+    assert_eq!(t.node_requests_per_window[..2], [0, 550]);
+    assert_eq!(t.api.admitted_per_window[1], 60);
+    assert_eq!(t.api.max_queue_delay_ms[1], 108_000);
+    // The kubelet: at 0 s each pod's status has three versions (Pending, the
+    // first exit, the second, which its immediate restart made), a GET and a
+    // PATCH each: 660, of which 10 pass at once and 650 wait up to 130 s.
+    let kubelet = |qps, burst| {
+        simulate(&scenario(ScenarioSpec {
+            model: Semantics::Kubelet,
+            requeue: Some(Requeue::Ideal),
+            kube_api_qps: qps,
+            kube_api_burst: burst,
+            ..Default::default()
+        }))
+    };
+    let t = kubelet(5, 10);
+    let r = t.requests.as_ref().expect("kubelet model");
+    assert_eq!(r.get_pods[0] + r.patch_pod_status[0], 660);
     assert_eq!(t.api.admitted_per_window[0], 60);
-    assert_eq!(t.api.max_queue_delay_ms[0], 108_000);
-    assert_eq!(
-        t.api.admitted_per_window.iter().sum::<u64>(),
-        t.node_requests_per_window.iter().sum::<u64>()
-    );
-    // Today's limits (50/100): the same burst waits 9 s.
-    let t = simulate(&scenario(ScenarioSpec {
-        model: Semantics::Kubelet,
-        requeue: Some(Requeue::Ideal),
-        ..Default::default()
-    }));
-    assert_eq!(t.api.max_queue_delay_ms[0], 9_000);
+    assert_eq!(t.api.max_queue_delay_ms[0], 130_000);
+    let status: u64 = r.get_pods.iter().chain(&r.patch_pod_status).sum();
+    assert_eq!(t.api.admitted_per_window.iter().sum::<u64>(), status);
+    // Today's limits (50/100): 560 wait, the last 11.2 s.
+    assert_eq!(kubelet(50, 100).api.max_queue_delay_ms[0], 11_200);
 }
 
 // KEP-4603 "Front loaded decay with interval": 1 s initial, a 569 s catch-up

@@ -11,6 +11,7 @@ use super::config::{
 };
 use super::duration::format_go_duration_ms;
 use super::job::{run_job, FailureScript, JobInputs, JobManifest, DEFAULT_HORIZON_MS};
+use super::requests::RunningSeen;
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
 use super::simulate::{restarts_in_windows, simulate, Timeline, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 use super::times::Times;
@@ -191,7 +192,7 @@ fn table_row(
 
 /// The claims, in the audit's order: each function recomputes what its
 /// claims rest on, so a row's numbers come from one place.
-const STUDIES: [fn() -> Vec<Claim>; 16] = [
+const STUDIES: [fn() -> Vec<Claim>; 17] = [
     ten_second_crasher,
     nine_fifty_nine,
     windows_for_1s,
@@ -200,6 +201,7 @@ const STUDIES: [fn() -> Vec<Claim>; 16] = [
     new_default,
     one_second_cap,
     client_rate_limit,
+    requests_per_restart,
     reset_threshold,
     first_restart,
     kep_4603_table,
@@ -598,6 +600,51 @@ fn client_rate_limit() -> Vec<Claim> {
             model: Semantics::Kubelet,
             ..Default::default()
         },
+        job: None,
+    }]
+}
+
+/// "5 `/pods` status updates" per restart, against the kubelet's code
+/// (`requests.rs`): one pod on today's curve for a day, restarted on expiry.
+fn requests_per_restart() -> Vec<Claim> {
+    let spec = |running_seen| ScenarioSpec {
+        pods: Some(1),
+        run_ms: Some(0),
+        horizon_ms: 24 * HOUR,
+        model: Semantics::Kubelet,
+        requeue: Some(Requeue::Ideal),
+        running_seen,
+        ..Default::default()
+    };
+    // Status requests and events sent per restart, to a tenth.
+    let per_restart = |running_seen| {
+        let t = timeline(&spec(running_seen));
+        let r = t.requests.unwrap_or_default();
+        let restarts = t.restarts_at_ms.len().max(1) as i64;
+        let tenths = |n: i64| format!("{}.{}", n * 10 / restarts / 10, n * 10 / restarts % 10);
+        (
+            r.pod.get_pods + r.pod.patch_pod_status,
+            tenths(r.pod.get_pods + r.pod.patch_pod_status),
+            tenths(r.pod.post_events + r.pod.patch_events),
+            restarts,
+        )
+    };
+    let (never, never_text, events, restarts) = per_restart(RunningSeen::Never);
+    let (always, always_text, _, _) = per_restart(RunningSeen::Always);
+    let five = 5 * restarts;
+    vec![Claim {
+        id: "requests-per-restart",
+        kep: "KEP-4603",
+        section: "Risks and Mitigations",
+        quote: "the code paths all restarting pods go through result in 5 obvious /pods API server status updates",
+        assumptions: "one pod exiting at once for 24 h, today's curve, kubelet 1.37, restarts on expiry; Running never or always seen".into(),
+        kep_value: "5 per restart".into(),
+        recomputed: format!(
+            "{never_text} (Running not seen) to {always_text} (seen) /pods requests per restart, a GET and a PATCH per status version; plus {events} events sent per restart, which the KEP leaves out"
+        ),
+        verdict: verdict(never == five || always == five),
+        why: "each status version is one GET pods and one PATCH pods/status: Terminated and Waiting every cycle, Running only when a relist sees it, so 4 or 6, never 5; events (Pulled, Created, Started, BackOff) are written beside them until the spam filter caps them".into(),
+        scenario: spec(RunningSeen::Auto),
         job: None,
     }]
 }

@@ -17,7 +17,9 @@ use super::apf::{self, ApiServer, LevelSeats};
 use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::format_go_duration_ms;
+use super::limiter::ApiLoad;
 use super::presets::Preset;
+use super::requests::RequestsByKind;
 use super::scenario::{Scenario, ScenarioSpec};
 use super::simulate::{node_timeline, pod_runs_unbanded, LOAD_WINDOW_MS};
 use super::{KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
@@ -137,6 +139,9 @@ pub struct ClassResult {
     pub node_peak_requests_per_second: f64,
     /// Whether its kubelets' own client rate limiter holds requests back.
     pub limiter_binds: bool,
+    /// Its nodes' requests by kind over the horizon (kubelet model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_by_kind: Option<RequestsByKind>,
 }
 
 /// What the cluster sends the API server, against what it can serve
@@ -145,8 +150,14 @@ pub struct ClassResult {
 #[serde(rename_all = "camelCase")]
 pub struct ClusterResult {
     pub window_ms: Ms,
-    /// The kubelets' admitted `/pods` requests per window, summed.
+    /// The kubelets' admitted requests per window, summed: pod status and
+    /// events (kubelet model; the KEP model's flat count per restart), all
+    /// `system-nodes` traffic served by the `system` level.
     pub requests_per_window: Vec<u64>,
+    /// The classes' requests by kind over their horizons, summed (kubelet
+    /// model; events dropped by the spam filter are never sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_by_kind: Option<RequestsByKind>,
     pub peak_requests_per_second: f64,
     /// The `system` level's nominal seats over all replicas.
     pub system_seats: u32,
@@ -217,16 +228,28 @@ fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
 /// stops at their address instead of reading a day's windows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeSeries {
+    /// Both clients' (status and events) admitted requests.
     pub admitted_per_window: Vec<u64>,
     pub limiter_binds: bool,
+    pub by_kind: Option<RequestsByKind>,
 }
 
 /// A class's node run through the kubelet model.
 pub fn node_series(s: &Scenario) -> NodeSeries {
     let t = node_timeline(s, &pod_runs_unbanded(s));
+    let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
+    let limiter_binds = binds(&t.api) || t.event_api.as_ref().is_some_and(binds);
+    let mut admitted = t.api.admitted_per_window;
+    if let Some(events) = &t.event_api {
+        admitted
+            .iter_mut()
+            .zip(&events.admitted_per_window)
+            .for_each(|(a, e)| *a += e);
+    }
     NodeSeries {
-        limiter_binds: t.api.max_queue_delay_ms.iter().any(|&d| d > 0),
-        admitted_per_window: t.api.admitted_per_window,
+        limiter_binds,
+        admitted_per_window: admitted,
+        by_kind: t.requests.as_ref().map(|r| r.totals(usize::MAX)),
     }
 }
 
@@ -289,8 +312,14 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
                 t.admitted_per_window.iter().copied().max().unwrap_or(0),
             ),
             limiter_binds: t.limiter_binds,
+            requests_by_kind: t
+                .by_kind
+                .map(|k| RequestsByKind::of(|kind| k.get(kind) as u64 * u64::from(c.nodes))),
         });
     }
+    let by_kind: Option<Vec<RequestsByKind>> = classes.iter().map(|c| c.requests_by_kind).collect();
+    let requests_by_kind =
+        by_kind.map(|all| RequestsByKind::of(|kind| all.iter().map(|k| k.get(kind) as u64).sum()));
     let peak = per_s(total.iter().copied().max().unwrap_or(0));
     let system = api.level(apf::SYSTEM);
     let nodes: u32 =
@@ -308,11 +337,22 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
         ));
     }
     if classes.iter().any(|c| c.limiter_binds) {
-        notes.push("a kubelet's client rate limiter (kubeAPIQPS/kubeAPIBurst) holds requests back on some nodes: the API server sees less than the nodes offer, and pod status reaches it late".into());
+        notes.push("a kubelet's client rate limiter (kubeAPIQPS/kubeAPIBurst, or eventRecordQPS/eventBurst for events) holds requests back on some nodes: the API server sees less than the nodes offer, and pod status reaches it late".into());
+    }
+    if let Some(k) = requests_by_kind {
+        let sent = k.sent().max(1) as f64;
+        let share = |n: i64| n as f64 * 100.0 / sent;
+        notes.push(format!(
+            "of the requests sent, {:.0} % are pod status (GET pods and PATCH pods/status) and {:.0} % events (POST and PATCH events); the kubelets' spam filter kept back {} more events",
+            share(k.get_pods + k.patch_pod_status),
+            share(k.post_events + k.patch_events),
+            k.dropped_events
+        ));
     }
     ClusterResult {
         window_ms: LOAD_WINDOW_MS,
         requests_per_window: total,
+        requests_by_kind,
         peak_requests_per_second: peak,
         system_seats: system.nominal * api.replicas,
         peak_seats_busy: peak * api.seconds_per_request,

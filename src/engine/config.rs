@@ -170,6 +170,12 @@ impl KubeletVersion {
     pub fn requeues_at_expiry(self) -> bool {
         self >= KubeletVersion::V1_35
     }
+
+    /// From 1.36 a sync that started a container asks the PLEG to relist
+    /// that pod at once (k/k#137362); before, only the 1 s relist saw it.
+    pub fn relists_pod_after_sync(self) -> bool {
+        self >= KubeletVersion::V1_36
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

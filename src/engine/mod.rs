@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod limiter;
 pub mod pod;
 pub mod presets;
+pub mod requests;
 pub mod restart_rules;
 pub mod rng;
 pub mod scenario;
@@ -28,6 +29,7 @@ pub use config::{
     Semantics, KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 pub use limiter::ApiLoad;
+pub use requests::{Kind as RequestKind, RequestsByKind, RequestsTimeline, RunningSeen};
 pub use scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec,
 };

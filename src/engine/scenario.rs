@@ -15,6 +15,7 @@ use super::config::{
 };
 use super::duration::format_human_ms;
 use super::field::FieldError;
+use super::requests::{RunningSeen, DEFAULT_EVENT_BURST, DEFAULT_EVENT_RECORD_QPS};
 use super::restart_rules::{ContainerRestart, ContainerRestartRule, Verdict};
 
 pub const INITIAL_RANGE_MS: RangeInclusive<Ms> = 25..=60_000;
@@ -35,6 +36,8 @@ pub const BAND_SEEDS_RANGE: RangeInclusive<u32> = 0..=32;
 pub const REQUESTS_PER_RESTART_RANGE: RangeInclusive<u32> = 0..=100;
 pub const QPS_RANGE: RangeInclusive<u32> = 1..=10_000;
 pub const BURST_RANGE: RangeInclusive<u32> = 1..=10_000;
+/// `eventRecordQPS` and `eventBurst`: 0 is valid (client-go's default).
+pub const EVENT_LIMIT_RANGE: RangeInclusive<u32> = 0..=10_000;
 /// What a container can exit with.
 pub const EXIT_CODE_RANGE: RangeInclusive<i32> = 0..=255;
 
@@ -295,6 +298,14 @@ pub struct ScenarioSpec {
     pub kube_api_qps: u32,
     #[serde(default = "default_burst")]
     pub kube_api_burst: u32,
+    /// The kubelet's event client (`eventRecordQPS`; 0: client-go's default).
+    #[serde(default = "default_event_qps", rename = "eventRecordQPS")]
+    pub event_record_qps: u32,
+    #[serde(default = "default_event_burst")]
+    pub event_burst: u32,
+    /// Whether the status shows each restarted container `Running`.
+    #[serde(default)]
+    pub running_seen: RunningSeen,
     /// Which group's pod the restart and delay charts follow.
     #[serde(default)]
     pub chart_group: usize,
@@ -318,6 +329,12 @@ fn default_qps() -> u32 {
 fn default_burst() -> u32 {
     DEFAULT_KUBE_API_BURST
 }
+fn default_event_qps() -> u32 {
+    DEFAULT_EVENT_RECORD_QPS
+}
+fn default_event_burst() -> u32 {
+    DEFAULT_EVENT_BURST
+}
 
 impl Default for ScenarioSpec {
     fn default() -> Self {
@@ -340,6 +357,9 @@ impl Default for ScenarioSpec {
             requests_per_restart: DEFAULT_REQUESTS_PER_RESTART,
             kube_api_qps: DEFAULT_KUBE_API_QPS,
             kube_api_burst: DEFAULT_KUBE_API_BURST,
+            event_record_qps: DEFAULT_EVENT_RECORD_QPS,
+            event_burst: DEFAULT_EVENT_BURST,
+            running_seen: RunningSeen::Auto,
             chart_group: 0,
         }
     }
@@ -542,6 +562,13 @@ impl TryFrom<ScenarioSpec> for Scenario {
         )?;
         check("kubeAPIQPS", spec.kube_api_qps, &QPS_RANGE, show_n)?;
         check("kubeAPIBurst", spec.kube_api_burst, &BURST_RANGE, show_n)?;
+        check(
+            "eventRecordQPS",
+            spec.event_record_qps,
+            &EVENT_LIMIT_RANGE,
+            show_n,
+        )?;
+        check("eventBurst", spec.event_burst, &EVENT_LIMIT_RANGE, show_n)?;
         let groups = groups_of(&spec)?;
         if spec.chart_group >= groups.len() {
             return Err(ScenarioError::OutOfRange {
@@ -677,6 +704,12 @@ impl Scenario {
     }
     pub fn requeue(&self) -> Requeue {
         self.requeue
+    }
+
+    /// Whether group `i`'s restarted container shows `Running` in the status.
+    pub fn running_seen(&self, i: usize) -> bool {
+        let run = self.groups.get(i).map_or(0, |g| g.run_ms);
+        self.spec.running_seen.seen(run, self.version)
     }
 
     /// The same node, workloads and timing under today's default curve.

@@ -2,6 +2,7 @@
 //! times per pod, `/pods` requests per window, and what the kubelet's client
 //! rate limiter lets through.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::backoff::{Backoff, ExpiryRule, Ms};
 use super::config::{EffectiveBackoff, Semantics};
 use super::limiter::{self, ApiLoad};
+use super::requests::{event_client_limits, Kind, PodRequests, RequestsByKind, RequestsTimeline};
 use super::rng::{Rng, SplitMix64};
 use super::scenario::{Group, Requeue, Scenario};
 use super::schedule::{RestartBackoff, ScheduleBackoff};
@@ -53,6 +55,18 @@ pub const HOUSEKEEPING_MS: Ms = 2_000;
 /// it exited at `exit` and may restart from `ready`, or finds its entry gone
 /// (dropped by the GC at `gc_at`).
 pub fn land(requeue: Requeue, exit: Ms, ready: Ms, gc_at: Option<Ms>, rng: &mut dyn Rng) -> Ms {
+    land_syncs(requeue, (exit, ready, gc_at), rng, &mut Vec::new())
+}
+
+/// `land`, writing down the syncs in between that found the container
+/// still backing off (each emits a BackOff event; the exit's own sync is
+/// not among them).
+pub fn land_syncs(
+    requeue: Requeue,
+    (exit, ready, gc_at): (Ms, Ms, Option<Ms>),
+    rng: &mut dyn Rng,
+    syncs: &mut Vec<Ms>,
+) -> Ms {
     let gone = |t: Ms| gc_at.is_some_and(|g| t >= g);
     let mut check = exit;
     match requeue {
@@ -60,11 +74,17 @@ pub fn land(requeue: Requeue, exit: Ms, ready: Ms, gc_at: Option<Ms>, rng: &mut 
         Requeue::Ideal => return gc_at.map_or(ready, |g| g.min(ready)),
         Requeue::Periodic => {
             while check < ready && !gone(check) {
+                if check > exit {
+                    syncs.push(check);
+                }
                 check += jitter(PERIODIC_RECHECK_MS, 0.5, rng);
             }
         }
         Requeue::AtExpiry => {
             while check < ready && !gone(check) {
+                if check > exit {
+                    syncs.push(check);
+                }
                 let remaining = (ready - check).min(MAX_REQUEUE_MS);
                 check += jitter(remaining, 0.5, rng).max(1);
             }
@@ -95,6 +115,18 @@ pub fn next_start(
     exit: Ms,
     rng: &mut dyn Rng,
 ) -> Start {
+    next_start_syncs(b, (model, requeue), exit, rng, &mut Vec::new())
+}
+
+/// `next_start`, writing down the syncs during the wait that found the
+/// container still backing off (`land_syncs`).
+pub fn next_start_syncs(
+    b: &mut impl RestartBackoff,
+    (model, requeue): (Semantics, Requeue),
+    exit: Ms,
+    rng: &mut dyn Rng,
+    syncs: &mut Vec<Ms>,
+) -> Start {
     let kubelet = model == Semantics::Kubelet;
     if kubelet && !b.is_in_back_off_since(exit, exit) {
         let value = b.next_value(exit, rng);
@@ -103,6 +135,7 @@ pub fn next_start(
             at: exit,
             gc: false,
             housekeeping: false,
+            waited: false,
         };
     }
     let value = b.next_value(exit, rng);
@@ -118,7 +151,7 @@ pub fn next_start(
     let gc_at = expiring
         .map(|last| gc_time(last, b.expiry_ms()))
         .filter(|&g| g < ready);
-    let decided = land(requeue, exit, ready, gc_at, rng);
+    let decided = land_syncs(requeue, (exit, ready, gc_at), rng, syncs);
     let gc = gc_at.is_some_and(|g| decided >= g);
     if gc {
         // The entry is gone: Next starts a fresh one at the initial value.
@@ -132,6 +165,7 @@ pub fn next_start(
         at: decided,
         gc,
         housekeeping: expiring.is_some(),
+        waited: true,
     }
 }
 
@@ -145,6 +179,8 @@ pub struct Start {
     /// (on the clock's 2 s ticks, not relative to the restart) drops it
     /// before the wait ends depends on where the wait falls.
     pub housekeeping: bool,
+    /// The container was found backing off (not restarted at once).
+    pub waited: bool,
 }
 
 /// One pod's restarts: when each runs, the wait before it, and which came
@@ -154,15 +190,23 @@ pub struct Restarts {
     pub at: Times,
     pub delays: Times,
     pub gc_at: Vec<Ms>,
+    /// The syncs that found the container backing off (each emits a BackOff
+    /// event): the exit's own, then any during the wait.
+    pub backoff_syncs: Times,
+    /// When the status first shows `Waiting` in each wait: the first sync
+    /// after the exit's (the one that restarts it, if none came before).
+    pub waiting_at: Times,
 }
 
 /// What makes one restart like the next: its wait, the entry's settled
-/// wait and how long before the restart the entry was last updated.
-type Step = (Ms, Ms, Ms);
+/// wait, how long before the restart the entry was last updated, and
+/// whether it waited at all.
+type Step = (Ms, Ms, Ms, bool);
 
 fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Restarts {
     let mut rng = SplitMix64::new(p.seed);
     let (mut at, mut delays, mut gc_at) = (Times::new(), Times::new(), vec![]);
+    let (mut backoff_syncs, mut waiting_at, mut syncs) = (Times::new(), Times::new(), vec![]);
     let mut started: Ms = 0;
     // Without jitter (restarts at expiry), once two restarts in a row are
     // alike the loop is periodic: every comparison the kubelet and the KEP
@@ -180,7 +224,20 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
         if exit >= p.horizon_ms {
             break;
         }
-        let start = next_start(&mut b, p.model, p.requeue, exit, &mut rng);
+        syncs.clear();
+        let start = next_start_syncs(&mut b, (p.model, p.requeue), exit, &mut rng, &mut syncs);
+        if start.waited {
+            backoff_syncs.push(exit);
+            let before = |t: &&Ms| **t < p.horizon_ms;
+            syncs
+                .iter()
+                .filter(before)
+                .for_each(|&t| backoff_syncs.push(t));
+            let waiting = syncs.first().copied().unwrap_or(start.at);
+            if waiting < p.horizon_ms {
+                waiting_at.push(waiting);
+            }
+        }
         let running = start.at + p.start_latency_ms;
         if running >= p.horizon_ms {
             break;
@@ -198,6 +255,7 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                         running - exit,
                         b.settled_wait()?,
                         running - b.last_update()?,
+                        start.waited,
                     ))
                 })
                 .flatten();
@@ -217,12 +275,28 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                     .min(MAX_RESTARTS.saturating_sub(at.len()));
                 at.repeat(next, period, more);
                 delays.repeat(wait, 0, more);
+                // Periodic only at the ideal requeue: one sync at each exit,
+                // the next at the restart.
+                // The cycle after the last restart counts up to the horizon.
+                let upto =
+                    |first: Ms| more + usize::from(first + more as Ms * period < p.horizon_ms);
+                if start.waited {
+                    backoff_syncs.repeat(next - wait, period, upto(next - wait));
+                    let waiting = next - p.start_latency_ms;
+                    waiting_at.repeat(waiting, period, upto(waiting));
+                }
                 break;
             }
             previous = step;
         }
     }
-    Restarts { at, delays, gc_at }
+    Restarts {
+        at,
+        delays,
+        gc_at,
+        backoff_syncs,
+        waiting_at,
+    }
 }
 
 /// Restart times (when the new container runs) and the wait before each.
@@ -361,8 +435,15 @@ pub struct Timeline {
     pub requests_per_restart: u64,
     /// `/pods` status requests the node offers in each window.
     pub node_requests_per_window: Vec<u64>,
-    /// What the kubelet's client rate limiter admits, and how long requests wait.
+    /// What the kubelet's client rate limiter admits, and how long requests
+    /// wait: its main client (`kubeAPIQPS`), the status requests.
     pub api: ApiLoad,
+    /// The kubelet model's requests by kind (the KEP model has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<RequestsTimeline>,
+    /// The event client's limiter (`eventRecordQPS`), kubelet model only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_api: Option<ApiLoad>,
     pub groups: Vec<GroupTimeline>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<Band>,
@@ -411,17 +492,36 @@ pub struct Counts {
     /// The charted group's first pod.
     pub restarts_per_pod: i64,
     pub restarts_per_node: i64,
+    /// Requests sent: the flat count per restart (KEP model) or every kind
+    /// but the dropped events (kubelet model).
     pub requests_per_pod: i64,
     pub requests_per_node: i64,
+    /// The node's requests by kind (kubelet model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_by_kind: Option<RequestsByKind>,
 }
 
 impl Counts {
-    fn of(per_pod: u64, per_node: u64, per_restart: u64) -> Self {
+    /// Restarts of the pod and the node; the requests by kind of each
+    /// (kubelet model), or a flat count per restart.
+    fn of(
+        (per_pod, per_node): (u64, u64),
+        by_kind: Option<(RequestsByKind, RequestsByKind)>,
+        per_restart: u64,
+    ) -> Self {
+        let (requests_per_pod, requests_per_node) = match by_kind {
+            Some((pod, node)) => (pod.sent(), node.sent()),
+            None => (
+                (per_pod * per_restart) as i64,
+                (per_node * per_restart) as i64,
+            ),
+        };
         Self {
             restarts_per_pod: per_pod as i64,
             restarts_per_node: per_node as i64,
-            requests_per_pod: (per_pod * per_restart) as i64,
-            requests_per_node: (per_node * per_restart) as i64,
+            requests_per_pod,
+            requests_per_node,
+            requests_by_kind: by_kind.map(|(_, node)| node),
         }
     }
 
@@ -431,6 +531,10 @@ impl Counts {
             restarts_per_node: self.restarts_per_node - o.restarts_per_node,
             requests_per_pod: self.requests_per_pod - o.requests_per_pod,
             requests_per_node: self.requests_per_node - o.requests_per_node,
+            requests_by_kind: match (self.requests_by_kind, o.requests_by_kind) {
+                (Some(a), Some(b)) => Some(a.minus(&b)),
+                _ => None,
+            },
         }
     }
 }
@@ -449,26 +553,46 @@ pub struct Summary {
     pub max_queue_delay_ms: i64,
     /// Windows in which the rate limiter holds requests back.
     pub limited_windows: i64,
+    /// The same for the event client (kubelet model).
+    #[serde(default)]
+    pub event_max_queue_delay_ms: i64,
+    #[serde(default)]
+    pub event_limited_windows: i64,
 }
 
 impl Summary {
     pub fn of(t: &Timeline) -> Self {
         let peak = |v: &[u64]| v.iter().copied().max().unwrap_or(0) as i64;
+        let first_windows = (FIRST_MINUTES_MS / LOAD_WINDOW_MS) as usize;
+        let by_kind = |pod: fn(&RequestsTimeline) -> RequestsByKind, windows: usize| {
+            t.requests.as_ref().map(|r| (pod(r), r.totals(windows)))
+        };
+        let delays = |api: Option<&ApiLoad>| {
+            let d = api.map_or(&[][..], |a| &a.max_queue_delay_ms[..]);
+            (
+                d.iter().copied().max().unwrap_or(0) as i64,
+                d.iter().filter(|&&d| d > 0).count() as i64,
+            )
+        };
+        let (max_queue_delay_ms, limited_windows) = delays(Some(&t.api));
+        let (event_max_queue_delay_ms, event_limited_windows) = delays(t.event_api.as_ref());
         Self {
             horizon: Counts::of(
-                t.restarts_at_ms.len() as u64,
-                t.node_restarts(),
+                (t.restarts_at_ms.len() as u64, t.node_restarts()),
+                by_kind(|r| r.pod, usize::MAX),
                 t.requests_per_restart,
             ),
             first5m: Counts::of(
-                t.restarts_by(FIRST_MINUTES_MS),
-                t.node_restarts_first5m(),
+                (t.restarts_by(FIRST_MINUTES_MS), t.node_restarts_first5m()),
+                by_kind(|r| r.pod_first5m, first_windows),
                 t.requests_per_restart,
             ),
             peak_node_requests_per_window: peak(&t.node_requests_per_window),
             peak_admitted_per_window: peak(&t.api.admitted_per_window),
-            max_queue_delay_ms: t.api.max_queue_delay_ms.iter().copied().max().unwrap_or(0) as i64,
-            limited_windows: t.api.max_queue_delay_ms.iter().filter(|&&d| d > 0).count() as i64,
+            max_queue_delay_ms,
+            limited_windows,
+            event_max_queue_delay_ms,
+            event_limited_windows,
         }
     }
 
@@ -481,6 +605,8 @@ impl Summary {
             peak_admitted_per_window: self.peak_admitted_per_window - o.peak_admitted_per_window,
             max_queue_delay_ms: self.max_queue_delay_ms - o.max_queue_delay_ms,
             limited_windows: self.limited_windows - o.limited_windows,
+            event_max_queue_delay_ms: self.event_max_queue_delay_ms - o.event_max_queue_delay_ms,
+            event_limited_windows: self.event_limited_windows - o.event_limited_windows,
         }
     }
 }
@@ -519,7 +645,7 @@ fn pod_run<'a>(s: &'a Scenario, g: &Group, seed: u64) -> PodRun<'a> {
 /// timeline shifted by whole windows, so the node's load is the pod's
 /// per-window counts convolved with the pods per offset. No loop over pods.
 fn add_group_load(
-    (restarts, own): (&Times, &[u64]),
+    (below, own): (&dyn Fn(Ms) -> u64, &[u64]),
     counts: &[u64],
     horizon: Ms,
     per_window: &mut [u64],
@@ -570,11 +696,8 @@ fn add_group_load(
     if rem < LOAD_WINDOW_MS {
         for (j, &count) in counts.iter().enumerate().skip(1) {
             let start = (last - j) as u64 * LOAD_WINDOW_MS;
-            let (lo, hi) = (
-                restarts.count_below(start + rem),
-                restarts.count_below(start + LOAD_WINDOW_MS),
-            );
-            per_window[last] -= (hi - lo) as u64 * count;
+            let (lo, hi) = (below(start + rem), below(start + LOAD_WINDOW_MS));
+            per_window[last] -= (hi - lo) * count;
         }
     }
 }
@@ -638,6 +761,10 @@ pub struct PodRuns {
     /// partial when the horizon is not whole windows).
     pub per_window: Vec<Vec<u64>>,
     pub band: Option<Band>,
+    /// Each group's pod's requests by kind (kubelet model; none for the KEP's).
+    pub requests: Vec<Rc<PodRequests>>,
+    /// Those requests in each load window, by kind (`Kind::ALL`'s order).
+    pub requests_per_window: Vec<Rc<Series>>,
     /// Spread groups' loads worked out from these runs (`node_timeline`).
     pub spread_loads: SpreadLoads,
 }
@@ -653,13 +780,16 @@ type SpreadKey = (usize, u32, Ms, Ms);
 /// day at a 1 s cap were about a quarter of the browser's worst pods move,
 /// natively). Not part of what the runs are: equal however full.
 #[derive(Clone, Default)]
-pub struct SpreadLoads(std::cell::RefCell<Vec<(SpreadKey, Rc<Vec<u64>>)>>);
+pub struct SpreadLoads(std::cell::RefCell<Vec<(SpreadKey, Rc<Series>)>>);
+
+/// Windows per series: restarts (KEP model), or each kind of request.
+type Series = Vec<Vec<u64>>;
 
 /// Loads kept per runs, the most recent: a few groups' few pod counts.
 const SPREAD_LOADS: usize = 4;
 
 impl SpreadLoads {
-    fn get_or(&self, key: SpreadKey, make: impl FnOnce() -> Vec<u64>) -> Rc<Vec<u64>> {
+    fn get_or(&self, key: SpreadKey, make: impl FnOnce() -> Series) -> Rc<Series> {
         let hit = self
             .0
             .borrow()
@@ -678,7 +808,11 @@ impl SpreadLoads {
     }
 
     fn bytes(&self) -> usize {
-        self.0.borrow().iter().map(|(_, v)| 8 * v.len()).sum()
+        self.0
+            .borrow()
+            .iter()
+            .map(|(_, v)| 8 * v.iter().map(Vec::len).sum::<usize>())
+            .sum()
     }
 }
 
@@ -708,7 +842,13 @@ impl PodRuns {
             .sum();
         let windows: usize = self.per_window.iter().map(Vec::len).sum();
         let band = self.band.as_ref().map_or(0, |b| 3 * b.times_ms.len());
-        8 * (restarts + windows + band) + self.spread_loads.bytes()
+        let requests: usize = self.requests.iter().map(|r| r.bytes()).sum();
+        let kinds: usize = self
+            .requests_per_window
+            .iter()
+            .map(|k| 8 * k.iter().map(Vec::len).sum::<usize>())
+            .sum();
+        8 * (restarts + windows + band) + requests + kinds + self.spread_loads.bytes()
     }
 }
 
@@ -723,8 +863,9 @@ pub struct PodKey {
     band_seeds: u32,
     horizon_ms: Ms,
     chart_group: usize,
-    /// Each group's crash interval and whether its container restarts.
-    groups: Vec<(Ms, bool)>,
+    /// Each group's crash interval, whether its container restarts and
+    /// whether the status shows it running.
+    groups: Vec<(Ms, bool, bool)>,
 }
 
 impl Scenario {
@@ -742,7 +883,7 @@ impl Scenario {
                 .groups()
                 .iter()
                 .enumerate()
-                .map(|(i, g)| (g.run_ms, self.restarts(i)))
+                .map(|(i, g)| (g.run_ms, self.restarts(i), self.running_seen(i)))
                 .collect(),
         }
     }
@@ -756,7 +897,7 @@ fn windows_of(horizon: Ms) -> usize {
 /// each window counts on from where the last stopped, and a periodic tail by
 /// arithmetic (`Times::below_rising`), so no restart of it is visited (a
 /// day at a 1 s cap is 86,400).
-fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
+pub(crate) fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
     // Written in place: at opt-level "z" a push per window is a call.
     let mut own = vec![0; n.max(1)];
     let mut below = restarts.below_rising();
@@ -807,28 +948,34 @@ pub fn jitter_band(s: &Scenario) -> Option<Band> {
 /// Each group's pod, without the band: every figure, and every chart but
 /// the band.
 pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
-    let (groups, gc_at): (Vec<RestartsAndWaits>, Vec<Vec<Ms>>) = s
-        .groups()
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let r = if s.restarts(i) {
-                pod_restarts_gc(&pod_run(s, g, group_seed(s.spec().seed, i)))
-            } else {
-                Restarts::default()
-            };
-            ((Rc::new(r.at), Rc::new(r.delays)), r.gc_at)
-        })
-        .unzip();
     let n = windows_of(s.horizon_ms());
-    let per_window = groups.iter().map(|(at, _)| per_window(at, n)).collect();
-    PodRuns {
-        groups,
-        gc_at,
-        per_window,
+    let kubelet = s.model() == Semantics::Kubelet;
+    let mut runs = PodRuns {
+        groups: vec![],
+        gc_at: vec![],
+        per_window: vec![],
         band: None,
+        requests: vec![],
+        requests_per_window: vec![],
         spread_loads: SpreadLoads::default(),
+    };
+    for (i, g) in s.groups().iter().enumerate() {
+        let r = if s.restarts(i) {
+            pod_restarts_gc(&pod_run(s, g, group_seed(s.spec().seed, i)))
+        } else {
+            Restarts::default()
+        };
+        if kubelet {
+            let requests = PodRequests::new(&r, g.run_ms, s.horizon_ms(), s.running_seen(i));
+            let kinds = Kind::ALL.map(|k| requests.per_window(k, n));
+            runs.requests.push(Rc::new(requests));
+            runs.requests_per_window.push(Rc::new(kinds.to_vec()));
+        }
+        runs.per_window.push(per_window(&r.at, n));
+        runs.groups.push((Rc::new(r.at), Rc::new(r.delays)));
+        runs.gc_at.push(r.gc_at);
     }
+    runs
 }
 
 /// The node over the horizon from its pods' runs. Lockstep pods are one
@@ -836,38 +983,66 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
 /// the cost does not depend on the number of pods.
 pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     let horizon = s.horizon_ms();
-    let per_restart = u64::from(s.spec().requests_per_restart);
+    let spec = s.spec();
+    let per_restart = u64::from(spec.requests_per_restart);
     let windows = windows_of(horizon);
-    let mut restarts_per_window = vec![0u64; windows];
-    let mut spread_restarts_per_window = vec![0u64; windows];
-    let mut bursts = limiter::Bursts::default();
+    let kubelet = s.model() == Semantics::Kubelet && runs.requests.len() == s.groups().len();
+    // What is summed per window: restarts (KEP model), or each kind.
+    let series = if kubelet { Kind::ALL.len() } else { 1 };
+    let mut lockstep = vec![vec![0u64; windows]; series];
+    let mut spread = vec![vec![0u64; windows]; series];
+    let (mut status_bursts, mut event_bursts) =
+        (limiter::Bursts::default(), limiter::Bursts::default());
     let mut groups = Vec::with_capacity(s.groups().len());
     let empty: RestartsAndWaits = Default::default();
     for (i, g) in s.groups().iter().enumerate() {
         let (at, _) = runs.groups.get(i).unwrap_or(&empty);
-        // Runs made for another horizon are binned again rather than misread.
-        let own = match runs.per_window.get(i) {
-            Some(own) if own.len() == windows => std::borrow::Cow::Borrowed(own),
-            _ => std::borrow::Cow::Owned(per_window(at, windows)),
-        };
         let offsets = Offsets {
             pods: g.pods,
             spread_ms: g.spread_ms,
         };
         let counts = offsets.per_offset(windows);
+        // Runs made for another horizon are binned again rather than misread.
+        let add = |target: &mut [Vec<u64>]| {
+            if kubelet {
+                let req = &runs.requests[i];
+                for (j, &k) in Kind::ALL.iter().enumerate() {
+                    let own = binned(&runs.requests_per_window[i][j], windows, || {
+                        req.per_window(k, windows)
+                    });
+                    let below = |t: Ms| req.below(k, t);
+                    add_group_load((&below, &own), &counts, horizon, &mut target[j]);
+                }
+            } else {
+                let none = vec![];
+                let own = binned(runs.per_window.get(i).unwrap_or(&none), windows, || {
+                    per_window(at, windows)
+                });
+                let below = |t: Ms| at.count_below(t) as u64;
+                add_group_load((&below, &own), &counts, horizon, &mut target[0]);
+            }
+        };
         if offsets.windows() == 0 {
-            bursts.push(at, u64::from(g.pods) * per_restart);
-            add_group_load((at, &own), &counts, horizon, &mut restarts_per_window);
+            let pods = u64::from(g.pods);
+            if kubelet {
+                let req = &runs.requests[i];
+                status_bursts.push(req.status_times(), 2 * pods);
+                event_bursts.push(req.posts(), pods);
+                event_bursts.push(req.patches(), pods);
+            } else {
+                status_bursts.push(at, pods * per_restart);
+            }
+            add(&mut lockstep);
         } else {
             let load = runs
                 .spread_loads
                 .get_or((i, g.pods, g.spread_ms, horizon), || {
-                    let mut load = vec![0; windows];
-                    add_group_load((at, &own), &counts, horizon, &mut load);
+                    let mut load = vec![vec![0; windows]; series];
+                    add(&mut load);
                     load
                 });
-            for (slot, l) in spread_restarts_per_window.iter_mut().zip(load.iter()) {
-                *slot += l;
+            for (total, l) in spread.iter_mut().zip(load.iter()) {
+                total.iter_mut().zip(l).for_each(|(t, l)| *t += l);
             }
         }
         groups.push(GroupTimeline {
@@ -883,29 +1058,60 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             ),
         });
     }
-    // Restarts become requests in place: a day is 8,640 windows a list.
-    let mut fluid = spread_restarts_per_window;
-    fluid.iter_mut().for_each(|n| *n *= per_restart);
-    let mut node_requests_per_window = restarts_per_window;
-    for (n, f) in node_requests_per_window.iter_mut().zip(&fluid) {
-        *n = *n * per_restart + f;
-    }
-    let api = limiter::admit(
-        &bursts,
-        &fluid,
-        LOAD_WINDOW_MS,
-        horizon,
-        s.spec().kube_api_qps,
-        s.spec().kube_api_burst,
-    );
+    let admit = |bursts: &limiter::Bursts, fluid: &[u64], (qps, burst): (u32, u32)| {
+        limiter::admit(bursts, fluid, LOAD_WINDOW_MS, horizon, qps, burst)
+    };
+    let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
+    let (node_requests_per_window, api, requests, event_api) = if kubelet {
+        let sum = |of: &[Vec<u64>], kinds: &[Kind]| -> Vec<u64> {
+            (0..windows)
+                .map(|w| kinds.iter().map(|&k| of[k as usize][w]).sum())
+                .collect()
+        };
+        let status = [Kind::GetPods, Kind::PatchPodStatus];
+        let events = [Kind::PostEvents, Kind::PatchEvents];
+        let api = admit(&status_bursts, &sum(&spread, &status), main_limits);
+        let event_limits = event_client_limits(spec.event_record_qps, spec.event_burst);
+        let event_api = admit(&event_bursts, &sum(&spread, &events), event_limits);
+        let mut kinds = lockstep;
+        for (total, s) in kinds.iter_mut().zip(&spread) {
+            total.iter_mut().zip(s).for_each(|(t, s)| *t += s);
+        }
+        let sent: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.sent()).collect();
+        let node = sum(&kinds, &sent);
+        let pod = runs.requests.get(spec.chart_group);
+        let totals = |by: Ms| pod.map(|p| p.totals_below(by)).unwrap_or_default();
+        let mut requests = RequestsTimeline {
+            window_ms: LOAD_WINDOW_MS,
+            pod: totals(Ms::MAX),
+            pod_first5m: totals(FIRST_MINUTES_MS),
+            event_record_qps: spec.event_record_qps,
+            event_burst: spec.event_burst,
+            ..Default::default()
+        };
+        for (k, windows) in Kind::ALL.into_iter().zip(kinds) {
+            *requests.windows_mut(k) = windows;
+        }
+        (node, api, Some(requests), Some(event_api))
+    } else {
+        // Restarts become requests in place: a day is 8,640 windows a list.
+        let mut fluid = spread.swap_remove(0);
+        fluid.iter_mut().for_each(|n| *n *= per_restart);
+        let mut node = lockstep.swap_remove(0);
+        for (n, f) in node.iter_mut().zip(&fluid) {
+            *n = *n * per_restart + f;
+        }
+        let api = admit(&status_bursts, &fluid, main_limits);
+        (node, api, None, None)
+    };
     let (restarts_at_ms, delays_ms) = runs
         .groups
-        .get(s.spec().chart_group)
+        .get(spec.chart_group)
         .cloned()
         .unwrap_or_default();
     let gc_restarts_at_ms = runs
         .gc_at
-        .get(s.spec().chart_group)
+        .get(spec.chart_group)
         .cloned()
         .unwrap_or_default();
     Timeline {
@@ -918,8 +1124,19 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         requests_per_restart: per_restart,
         node_requests_per_window,
         api,
+        requests,
+        event_api,
         band: runs.band.clone(),
         groups,
+    }
+}
+
+/// `have` if it is `windows` long (runs made for this horizon), else `make`'s.
+fn binned(have: &[u64], windows: usize, make: impl Fn() -> Vec<u64>) -> Cow<'_, [u64]> {
+    if have.len() == windows {
+        Cow::Borrowed(have)
+    } else {
+        Cow::Owned(make())
     }
 }
 

@@ -190,6 +190,55 @@ impl Times {
     }
 }
 
+impl Times {
+    /// `first`, then these values (all at or after it), tail kept.
+    pub fn starting_with(first: Ms, rest: &Times) -> Times {
+        let mut head = Vec::with_capacity(rest.head.len() + 1);
+        head.push(first);
+        head.extend_from_slice(&rest.head);
+        Times {
+            head,
+            tail: rest.tail,
+        }
+    }
+
+    /// Every value moved later by `by`, those below `end` kept (values in
+    /// order), tail kept as a tail.
+    pub fn shifted(&self, by: Ms, end: Ms) -> Times {
+        let keep = self.count_below(end.saturating_sub(by));
+        let h = self.head.len().min(keep);
+        let mut tail = self.tail;
+        tail.first += by;
+        tail.count = keep - h;
+        Times {
+            head: self.head[..h].iter().map(|&t| t + by).collect(),
+            tail,
+        }
+    }
+
+    /// Several lists in order merged into one, all stepped: for what must
+    /// read them as one (the rate limiter's bursts).
+    pub fn merge(lists: &[&Times]) -> Times {
+        let mut heads: Vec<_> = lists.iter().map(|t| t.iter().peekable()).collect();
+        let mut out = Vec::with_capacity(lists.iter().map(|t| t.len()).sum());
+        loop {
+            let next = heads
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, it)| it.peek().map(|&t| (t, i)))
+                .min();
+            match next {
+                Some((t, i)) => {
+                    out.push(t);
+                    heads[i].next();
+                }
+                None => break,
+            }
+        }
+        Times::from(out)
+    }
+}
+
 /// How many of `values` (in order) are below `x`, the first `from` known to
 /// be: a walk on from there, as a window holds only a few.
 #[inline(always)]
