@@ -7,11 +7,11 @@ use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
 use crate::engine::duration::format_human_ms;
 use crate::engine::simulate::{Counts, Summary, FIRST_MINUTES_MS};
-use crate::engine::Ms;
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
+use crate::engine::{Ms, RequestsByKind};
 
 fn seconds(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
@@ -100,6 +100,8 @@ pub struct HeadlineFigure {
     pub label: String,
     pub value: i64,
     pub excess: String,
+    /// The requests by kind (kubelet model): status, events sent, dropped.
+    pub split: Option<String>,
 }
 
 /// The figures that answer the question, first on the page: restarts per
@@ -135,14 +137,26 @@ pub fn headline(e: &Exploration) -> Vec<HeadlineFigure> {
             false,
         ),
     ];
+    let kubelet = e.timeline.requests.is_some();
     figures
         .into_iter()
         .map(|(id, what, pick, first5)| {
-            let of = |s: &Summary| pick(if first5 { &s.first5m } else { &s.horizon });
+            let counts = |s: &Summary| if first5 { s.first5m } else { s.horizon };
+            let of = |s: &Summary| pick(&counts(s));
             let excess = of(&e.excess);
+            let requests = id.starts_with("requests");
+            let what = if kubelet && requests {
+                "requests sent, node"
+            } else {
+                what
+            };
             HeadlineFigure {
                 id,
                 label: format!("{what}, {}", if first5 { &first } else { &horizon }),
+                split: counts(&e.summary)
+                    .requests_by_kind
+                    .filter(|_| requests)
+                    .map(|k| kinds_in_brief(&k)),
                 value: of(&e.summary),
                 excess: if excess == 0 {
                     "same as today's default".to_owned()
@@ -152,6 +166,16 @@ pub fn headline(e: &Exploration) -> Vec<HeadlineFigure> {
             }
         })
         .collect()
+}
+
+/// Requests by kind in a few words: "1,170 status · 604 events · 567 dropped".
+pub fn kinds_in_brief(k: &RequestsByKind) -> String {
+    format!(
+        "{} status · {} events · {} dropped",
+        k.get_pods + k.patch_pod_status,
+        k.post_events + k.patch_events,
+        k.dropped_events
+    )
 }
 
 /// The headline figures in a sentence: a chart's description.
@@ -247,8 +271,11 @@ pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart
         escape(shows)
     );
     for f in headline(e) {
+        let split = f.split.map_or(String::new(), |s| {
+            format!("<dd class=\"split\">{}</dd>", escape(&s))
+        });
         html.push_str(&format!(
-            "<div><dt>{}</dt><dd class=\"figure\">{}</dd><dd class=\"excess\">{}</dd></div>\n",
+            "<div><dt>{}</dt><dd class=\"figure\">{}</dd><dd class=\"excess\">{}</dd>{split}</div>\n",
             escape(&f.label),
             f.value,
             escape(&f.excess)

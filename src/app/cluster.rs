@@ -598,7 +598,10 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <p class="error" role="alert" id="cluster-error">{ format!("{e}; showing the last valid cluster.") }</p>
                 }
                 <dl class="counters" id="cluster-figures">
-                    <dt>{"peak /pods requests, all nodes"}</dt><dd id="cluster-peak">{ per_s(live.peak_requests_per_second) }</dd>
+                    <dt>{"peak requests (pod status and events), all nodes"}</dt><dd id="cluster-peak">{ per_s(live.peak_requests_per_second) }</dd>
+                    if let Some(k) = live.requests_by_kind {
+                        <dt>{ format!("sent over {}, by kind", format_human_ms(i.horizon_ms)) }</dt><dd id="cluster-kinds">{ crate::export::kinds_in_brief(&k) }</dd>
+                    }
                     <dt>{"system level seats busy at peak"}</dt><dd id="cluster-busy">{ format!("{} of {} ({} replica(s) × {})", seats(live.peak_seats_busy), live.system_seats, i.api_server.replicas, live.system.nominal) }</dd>
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>

@@ -9,8 +9,8 @@ use super::controls::{
 use super::hooks::use_caught_up;
 use super::state::{
     nearest_stop, Action, Compared, GroupEdit, Handle, State, BURST_STOPS, CRASH_INTERVAL_STOPS_MS,
-    GATES, HORIZON_STOPS_MS, INITIAL_STOPS_MS, LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS,
-    QPS_STOPS, REQUESTS_STOPS, SPREAD_STOPS_MS,
+    EVENT_BURST_STOPS, EVENT_QPS_STOPS, GATES, HORIZON_STOPS_MS, INITIAL_STOPS_MS,
+    LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
 use super::Root;
 use crate::chart::PALETTE;
@@ -23,7 +23,8 @@ use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
 use crate::engine::simulate::FIRST_MINUTES_MS;
 use crate::engine::{
     ConfigError, Counts, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
-    Requeue, RestartPolicy, Semantics, Summary, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
+    RequestKind, Requeue, RestartPolicy, RunningSeen, Semantics, Summary,
+    KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
 use crate::export::window_labels;
 use crate::inputs::{JobInputs, Page, View};
@@ -498,16 +499,34 @@ pub fn ApiPanel<R: Root>(p: &ApiProps) -> Html {
     html! {
         <section class="panel" aria-labelledby={chrome.then_some("h-api")}>
             if chrome { <h2 id="h-api">{"API server and horizon"}</h2> }
-            <Slider id="requests" label="/pods status requests per restart" positions={REQUESTS_STOPS.len()}
-                position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
-                display={spec.requests_per_restart.to_string()}
-                onchange={send_stop(state, REQUESTS_STOPS, |v| Action::RequestsPerRestart(v as u32))} />
+            if spec.model == Semantics::Kep {
+                <Slider id="requests" label="/pods status requests per restart (the KEP's count)" positions={REQUESTS_STOPS.len()}
+                    position={nearest_stop(REQUESTS_STOPS, u64::from(spec.requests_per_restart))}
+                    display={spec.requests_per_restart.to_string()}
+                    onchange={send_stop(state, REQUESTS_STOPS, |v| Action::RequestsPerRestart(v as u32))} />
+            } else {
+                <Choice id="running-seen" label="Status shows each restart Running" selected={spec.running_seen.name()}
+                    options={vec![
+                        (RunningSeen::Auto.name().into(), "if a relist sees it (from the run and version)".into()),
+                        (RunningSeen::Always.name().into(), "always (6 /pods requests a restart)".into()),
+                        (RunningSeen::Never.name().into(), "never (4 a restart)".into()),
+                    ]}
+                    onchange={send(state, |v: String| Action::RunningSeen(RunningSeen::parse(&v).unwrap_or_default()))} />
+            }
             <Slider id="qps" label="kubeAPIQPS (50 since 1.27; 5 before)" positions={QPS_STOPS.len()}
                 position={nearest_stop(QPS_STOPS, u64::from(spec.kube_api_qps))} display={spec.kube_api_qps.to_string()}
                 onchange={send_stop(state, QPS_STOPS, |v| Action::Qps(v as u32))} />
             <Slider id="burst" label="kubeAPIBurst (100 since 1.27; 10 before)" positions={BURST_STOPS.len()}
                 position={nearest_stop(BURST_STOPS, u64::from(spec.kube_api_burst))} display={spec.kube_api_burst.to_string()}
                 onchange={send_stop(state, BURST_STOPS, |v| Action::Burst(v as u32))} />
+            if spec.model == Semantics::Kubelet {
+                <Slider id="event-qps" label="eventRecordQPS (50; 0 is client-go's 5)" positions={EVENT_QPS_STOPS.len()}
+                    position={nearest_stop(EVENT_QPS_STOPS, u64::from(spec.event_record_qps))} display={spec.event_record_qps.to_string()}
+                    onchange={send_stop(state, EVENT_QPS_STOPS, |v| Action::EventQps(v as u32))} />
+                <Slider id="event-burst" label="eventBurst (100)" positions={EVENT_BURST_STOPS.len()}
+                    position={nearest_stop(EVENT_BURST_STOPS, u64::from(spec.event_burst))} display={spec.event_burst.to_string()}
+                    onchange={send_stop(state, EVENT_BURST_STOPS, |v| Action::EventBurst(v as u32))} />
+            }
             <Slider id="horizon" label="Time horizon" positions={HORIZON_STOPS_MS.len()}
                 position={nearest_stop(HORIZON_STOPS_MS, spec.horizon_ms)} display={format_human_ms(spec.horizon_ms)}
                 onchange={send_stop(state, HORIZON_STOPS_MS, Action::Horizon)} />
@@ -649,6 +668,9 @@ pub fn Headline(p: &PanelProps) -> Html {
                     <dt>{ f.label }</dt>
                     <dd class="figure" id={format!("head-{}", f.id)}>{ f.value }</dd>
                     <dd class="excess" id={format!("head-excess-{}", f.id)}>{ f.excess }</dd>
+                    if let Some(split) = f.split {
+                        <dd class="split" id={format!("head-split-{}", f.id)}>{ split }</dd>
+                    }
                 </div>
             }) }
         </dl>
@@ -675,6 +697,12 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
     let (results, behind) = use_caught_up(p.state.figures(), Some(node.clone()));
     let e = &*results.shown;
     let (first, horizon) = window_labels(e.timeline.horizon_ms);
+    let kubelet = e.timeline.requests.is_some();
+    let what = if kubelet {
+        "Requests sent"
+    } else {
+        "/pods requests"
+    };
     type Pick = fn(&Counts) -> i64;
     let rows: [(&str, String, Pick, bool); 6] = [
         (
@@ -703,17 +731,32 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
         ),
         (
             "requests-node-5m",
-            format!("/pods requests from the node, {first}"),
+            format!("{what} from the node, {first}"),
             |c| c.requests_per_node,
             true,
         ),
         (
             "requests-node-all",
-            format!("/pods requests from the node, {horizon}"),
+            format!("{what} from the node, {horizon}"),
             |c| c.requests_per_node,
             false,
         ),
     ];
+    // The kubelet model's kinds, over the horizon.
+    let kinds: Vec<(String, String, RequestKind)> = if kubelet {
+        RequestKind::ALL
+            .into_iter()
+            .map(|k| {
+                (
+                    format!("kind-{}", k.name()),
+                    format!("{}, {horizon}", k.label()),
+                    k,
+                )
+            })
+            .collect()
+    } else {
+        vec![]
+    };
     type Whole = fn(&Summary) -> i64;
     let whole: [(&str, &str, Whole); 4] = [
         ("peak", "Busiest 10 s: /pods requests offered", |s| {
@@ -731,6 +774,20 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             s.limited_windows
         }),
     ];
+    let event_client: [(&str, &str, Whole); 2] = [
+        (
+            "event-queue",
+            "Longest wait for the event client (s)",
+            |s| s.event_max_queue_delay_ms / 1000,
+        ),
+        (
+            "event-limited",
+            "10 s windows where eventRecordQPS binds",
+            |s| s.event_limited_windows,
+        ),
+    ];
+    let by_kind =
+        |k: RequestKind| move |s: &Summary| s.horizon.requests_by_kind.map_or(0, |b| b.get(k));
     let cell = |id: String, v: String| html! { <td id={id}>{ v }</td> };
     let row = |id: &str, label: String, of: &dyn Fn(&Summary) -> i64| {
         html! {
@@ -746,16 +803,62 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
         node,
         behind,
         html! {
+            <>
             <table class="summary" id="summary">
                 <caption>{"Figures for the node"}</caption>
                 <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
+                    { for kinds.iter().map(|(id, label, k)| row(id, label.clone(), &by_kind(*k))) }
                     { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
+                    if kubelet {
+                        { for event_client.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
+                    }
                 </tbody>
             </table>
+            { for why_events_flatten(e) }
+            { for event_qps_zero(e) }
+            </>
         },
     )
+}
+
+/// Where the spam filter drops events: when it starts, and why the events
+/// flatten out while the status requests keep going.
+fn why_events_flatten(e: &crate::engine::Exploration) -> Option<Html> {
+    let r = e.timeline.requests.as_ref()?;
+    let first = r.dropped_events.iter().position(|&d| d > 0)?;
+    let at = first as Ms * r.window_ms;
+    Some(html! {
+        <p class="note" id="spam-filter">
+            { format!(
+                "Events flatten out from {}: client-go's spam filter lets each pod send 25 events of each type (Normal, Warning) at once, then one per 5 minutes; the rest ({} on the node) are counted on the kubelet and never sent. The status requests keep going.",
+                format_human_ms(at),
+                r.dropped_events.iter().sum::<u64>()
+            ) }
+        </p>
+    })
+}
+
+/// `eventRecordQPS: 0` read both ways: the documentation's (no limit) and
+/// client-go's (its default of 5 per second), which the kubelet runs.
+fn event_qps_zero(e: &crate::engine::Exploration) -> Option<Html> {
+    let r = e.timeline.requests.as_ref()?;
+    if r.event_record_qps != 0 {
+        return None;
+    }
+    let api = e.timeline.event_api.as_ref()?;
+    let s = &e.summary;
+    Some(html! {
+        <p class="note" id="event-qps-zero">
+            { format!(
+                "eventRecordQPS 0: the kubelet's documentation reads it as no limit, but the kubelet hands it to client-go, whose REST client takes 0 for its default of {} per second; that is what runs, and here events wait up to {} s in {} windows. Read as no limit, none would wait.",
+                api.qps,
+                s.event_max_queue_delay_ms / 1000,
+                s.event_limited_windows
+            ) }
+        </p>
+    })
 }
 
 /// A table of figures in a box of its own (see `.figures` in style.css),

@@ -20,7 +20,7 @@ use crate::engine::scenario::HORIZON_RANGE_MS;
 use crate::engine::simulate::wants_band;
 use crate::engine::{
     resolve, ConfigError, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
-    PodRuns, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec, Semantics,
+    PodRuns, Requeue, RestartPolicy, RunningSeen, Scenario, ScenarioError, ScenarioSpec, Semantics,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
 
@@ -50,6 +50,9 @@ pub enum Action {
     RequestsPerRestart(u32),
     Qps(u32),
     Burst(u32),
+    EventQps(u32),
+    EventBurst(u32),
+    RunningSeen(RunningSeen),
     Compare(Compared),
     Uncompare(usize),
     /// The link's compared scenarios, read again once its pins written as
@@ -431,6 +434,9 @@ impl Reducible for State {
             Action::RequestsPerRestart(n) => spec.requests_per_restart = n,
             Action::Qps(n) => spec.kube_api_qps = n,
             Action::Burst(n) => spec.kube_api_burst = n,
+            Action::EventQps(n) => spec.event_record_qps = n,
+            Action::EventBurst(n) => spec.event_burst = n,
+            Action::RunningSeen(r) => spec.running_seen = r,
             Action::Compare(c) => {
                 if compared.len() >= MAX_COMPARED {
                     compared.remove(0);

@@ -29,6 +29,9 @@ pub const SPREAD_STOPS_MS: &[Ms] = &[0, 10_000, 30_000, 60_000, 120_000, 300_000
 pub const QPS_STOPS: &[u64] = &[1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
 pub const BURST_STOPS: &[u64] = &[1, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000];
 pub const REQUESTS_STOPS: &[u64] = &[0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20];
+/// `eventRecordQPS` and `eventBurst`: 0 is client-go's default (5 and 10).
+pub const EVENT_QPS_STOPS: &[u64] = &[0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000];
+pub const EVENT_BURST_STOPS: &[u64] = &[0, 1, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000];
 
 /// The stop nearest to `value` (values between stops come from a config or a URL).
 pub fn nearest_stop(stops: &[u64], value: u64) -> usize {

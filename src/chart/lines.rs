@@ -235,10 +235,14 @@ pub(super) const NOW_LABEL: &str = "now (the diagnosed pod)";
 #[derive(Default)]
 pub(super) struct Extras {
     pub(super) band: Option<Band>,
+    /// Stacked areas, bottom first: (x, low, high) each.
+    pub(super) stack: Vec<Band>,
     /// A horizontal limit line and its label.
     pub(super) limit: Option<(f64, String)>,
     /// x ranges to mark along the bottom.
     pub(super) marks: Vec<(f64, f64)>,
+    /// A second row of marks above them, its colour and what it means.
+    pub(super) marks2: Option<(RGBColor, &'static str, Vec<(f64, f64)>)>,
     /// Points to ring, and what they are.
     pub(super) dots: Option<(&'static str, Vec<(f64, f64)>)>,
     /// A moment (seconds, or the x value of a chart not of time) to mark
@@ -315,6 +319,12 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
         )
         .chain(extras.limit.iter().map(|l| l.0))
+        .chain(
+            extras
+                .stack
+                .iter()
+                .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
+        )
         .fold(0.0, f64::max);
     // Headroom above the data for the legend, so it never hides a series:
     // the legend's height as a share of the plot's, from its row count.
@@ -322,7 +332,9 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         + usize::from(extras.band.is_some())
         + usize::from(extras.dots.is_some())
         + usize::from(extras.now.is_some())
-        + usize::from(extras.limit.is_some());
+        + usize::from(extras.limit.is_some())
+        + usize::from(extras.marks2.is_some())
+        + extras.stack.len();
     let y_max = (data_max / (1.0 - look.legend_share(area, legend_rows))).max(1.0);
     let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
     look.mesh(&mut chart)
@@ -341,12 +353,30 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         )))?;
         legend.push(((*label).to_owned(), Key::Patch(color.mix(0.22))));
     }
+    for (color, label, band) in &extras.stack {
+        let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
+        let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
+        chart.draw_series(std::iter::once(Polygon::new(
+            upper.chain(lower).collect::<Vec<_>>(),
+            color.mix(0.55).filled(),
+        )))?;
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.55))));
+    }
+    let h = y_max * 0.03;
     for (x0, x1) in &extras.marks {
-        let h = y_max * 0.03;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x0 / scale, 0.0), (x1 / scale, h)],
             LIMIT.mix(0.8).filled(),
         )))?;
+    }
+    if let Some((color, label, marks)) = &extras.marks2 {
+        for (x0, x1) in marks {
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(x0 / scale, h), (x1 / scale, 2.0 * h)],
+                color.mix(0.8).filled(),
+            )))?;
+        }
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.8))));
     }
     if let Some((label, dots)) = &extras.dots {
         let r = look.px(4.0) as i32;

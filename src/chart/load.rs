@@ -22,34 +22,48 @@ pub fn draw_load<DB: DrawingBackend>(
             .map(|m| (m as f64 / 1000.0, NOW_LABEL.to_owned())),
         ..Extras::default()
     };
+    let mut caption = "Node /pods status requests per 10 s (red marks: the rate limit binds)";
     if let Some(live) = d.series.first() {
         let t = live.timeline;
-        lines.push(Line::of(
-            format!("{} (offered)", live.label),
-            0,
-            window_points(t, &t.node_requests_per_window),
-        ));
-        lines.push(Line {
-            label: "admitted by the client rate limiter".into(),
-            color: ADMITTED,
-            width: 1.0,
-            dash: (0, 0),
-            points: window_points(t, &t.api.admitted_per_window),
-        });
         let window_s = t.window_ms as f64 / 1000.0;
+        let binding = |api: &ApiLoad| {
+            marked_spans(windows_flagged(&api.max_queue_delay_ms, window_s, |&d| {
+                d > 0
+            }))
+        };
+        extras.marks = binding(&t.api);
+        match (&t.requests, &t.event_api) {
+            (Some(r), Some(events)) => {
+                caption = "Node requests per 10 s, by kind (marks: a client rate limit binds)";
+                stack_kinds(t, r, &mut lines, &mut extras);
+                let both: Vec<u64> = t
+                    .api
+                    .admitted_per_window
+                    .iter()
+                    .zip(&events.admitted_per_window)
+                    .map(|(a, e)| a + e)
+                    .collect();
+                lines.push(admitted(window_points(t, &both)));
+                extras.marks2 = Some((EVENT_LIMIT, "eventRecordQPS binds", binding(events)));
+            }
+            _ => {
+                lines.push(Line::of(
+                    format!("{} (offered)", live.label),
+                    0,
+                    window_points(t, &t.node_requests_per_window),
+                ));
+                lines.push(admitted(window_points(t, &t.api.admitted_per_window)));
+            }
+        }
         extras.limit = Some((
             f64::from(t.api.qps) * window_s,
             format!("kubeAPIQPS {} × 10 s", t.api.qps),
         ));
-        // The windows where the limit binds.
-        extras.marks = marked_spans(windows_flagged(&t.api.max_queue_delay_ms, window_s, |&d| {
-            d > 0
-        }));
     }
     draw_lines(
         area,
         d.look,
-        "Node /pods status requests per 10 s (red marks: the rate limit binds)",
+        caption,
         "elapsed time",
         "requests / 10 s",
         true,
@@ -57,4 +71,41 @@ pub fn draw_load<DB: DrawingBackend>(
         lines,
         extras,
     )
+}
+
+fn admitted(points: Vec<(f64, f64)>) -> Line {
+    Line {
+        label: "admitted by the client rate limiters".into(),
+        color: ADMITTED,
+        width: 1.0,
+        dash: (0, 0),
+        points,
+    }
+}
+
+/// The kinds sent as stacked areas, bottom first, and the events the spam
+/// filter dropped as a dashed line above them (never sent).
+fn stack_kinds(t: &Timeline, r: &RequestsTimeline, lines: &mut Vec<Line>, extras: &mut Extras) {
+    let mut below = vec![0u64; t.node_requests_per_window.len()];
+    for k in RequestKind::ALL {
+        let mut top = below.clone();
+        top.iter_mut().zip(r.windows(k)).for_each(|(a, b)| *a += b);
+        if k.sent() {
+            let lo = window_points(t, &below);
+            let hi = window_points(t, &top);
+            let band = lo.iter().zip(&hi).map(|(l, h)| (l.0, l.1, h.1)).collect();
+            extras
+                .stack
+                .push((KIND_COLORS[k as usize], k.label(), band));
+        } else if r.spam_filter_binds() {
+            lines.push(Line {
+                label: "+ events the spam filter dropped (not sent)".into(),
+                color: KIND_COLORS[k as usize],
+                width: 1.5,
+                dash: (4, 3),
+                points: window_points(t, &top),
+            });
+        }
+        below = top;
+    }
 }

@@ -13,6 +13,17 @@ pub const PALETTE: [RGBColor; 4] = [
 ];
 pub(super) const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
+/// The event client's limit, marked beside the main one's.
+pub(super) const EVENT_LIMIT: RGBColor = RGBColor(0xe6, 0x9f, 0x00);
+/// The kinds of request, stacked in `Kind::ALL`'s order: status in blues,
+/// events in greens; the dropped events are a dashed line, not an area.
+pub(super) const KIND_COLORS: [RGBColor; 5] = [
+    RGBColor(0x1f, 0x5f, 0xbf),
+    RGBColor(0x6a, 0x9f, 0xe0),
+    RGBColor(0x1b, 0x7e, 0x57),
+    RGBColor(0x7c, 0xc4, 0x9a),
+    RGBColor(0x99, 0x99, 0x99),
+];
 /// Dash (on, off) per palette index; 0 is solid.
 pub(super) const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// Every label's font family. Named by the enum, not the string "sans-serif":

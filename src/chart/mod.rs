@@ -33,7 +33,7 @@ mod prelude {
     // Ours, not plotters' alias of the same name.
     pub(super) use super::look::DrawResult;
     pub(super) use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
-    pub(super) use crate::engine::{Ms, Timeline, Times};
+    pub(super) use crate::engine::{ApiLoad, Ms, RequestKind, RequestsTimeline, Timeline, Times};
 }
 
 use plotters::coord::Shift;

@@ -10,14 +10,15 @@ use crate::engine::config::{
 use crate::engine::duration::{format_go_duration_ms, parse_go_duration, NANOS_PER_MS};
 use crate::engine::job::JobManifest;
 use crate::engine::presets::presets;
+use crate::engine::requests::RunningSeen;
 use crate::engine::restart_rules::{
     ContainerRestartRule, ContainerRestartRuleOnExitCodes, RuleAction, MAX_RESTART_RULES,
 };
 use crate::engine::scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioSpec, BAND_SEEDS_RANGE, BURST_RANGE,
-    DEFAULT_PODS, EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS, LATENCY_RANGE_MS,
-    MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS, MAX_SCHEDULE_LEN, PODS_RANGE, QPS_RANGE,
-    REQUESTS_PER_RESTART_RANGE, RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS,
+    DEFAULT_PODS, EVENT_LIMIT_RANGE, EXIT_CODE_RANGE, HORIZON_RANGE_MS, INITIAL_RANGE_MS,
+    LATENCY_RANGE_MS, MAX_GROUPS, MAX_GROUP_NAME, MAX_RANGE_MS, MAX_SCHEDULE_LEN, PODS_RANGE,
+    QPS_RANGE, REQUESTS_PER_RESTART_RANGE, RESET_RANGE_MS, RUN_RANGE_MS, SCHEDULE_WAIT_RANGE_MS,
     SPREAD_RANGE_MS,
 };
 use crate::engine::{
@@ -985,6 +986,43 @@ const SCENARIO: &[Param] = &[
             if let Some(n) = r.num("b", v, &BURST_RANGE) {
                 p.inputs.spec.kube_api_burst = n;
             }
+        },
+    },
+    Param {
+        key: "eq",
+        write: Values(|p| {
+            let n = p.inputs.spec.event_record_qps;
+            when(n != ScenarioSpec::default().event_record_qps, || {
+                n.to_string()
+            })
+        }),
+        read: |p, v, r| {
+            if let Some(n) = r.num("eq", v, &EVENT_LIMIT_RANGE) {
+                p.inputs.spec.event_record_qps = n;
+            }
+        },
+    },
+    Param {
+        key: "eb",
+        write: Values(|p| {
+            let n = p.inputs.spec.event_burst;
+            when(n != ScenarioSpec::default().event_burst, || n.to_string())
+        }),
+        read: |p, v, r| {
+            if let Some(n) = r.num("eb", v, &EVENT_LIMIT_RANGE) {
+                p.inputs.spec.event_burst = n;
+            }
+        },
+    },
+    Param {
+        key: "rn",
+        write: Values(|p| {
+            let seen = p.inputs.spec.running_seen;
+            when(seen != RunningSeen::default(), || seen.name().into())
+        }),
+        read: |p, v, r| match RunningSeen::parse(v) {
+            Some(seen) => p.inputs.spec.running_seen = seen,
+            None => r.notice("rn", v, "Running seen is auto, always or never"),
         },
     },
 ];
