@@ -190,6 +190,44 @@ fn main() {
             },
         );
     }
+    // The kubelet model's requests by kind (issue 40): status versions and
+    // events through the spam filter, two client limiters.
+    for (name, initial, max, horizon, pods) in [
+        (
+            "default curve, 30 min, 110 pods",
+            10_000,
+            300_000,
+            1_800_000,
+            110,
+        ),
+        (
+            "24 h, 25 ms / 1 s cap, 250 pods",
+            25,
+            1_000,
+            86_400_000,
+            250,
+        ),
+    ] {
+        let s = Scenario::try_from(ScenarioSpec {
+            model: Semantics::Kubelet,
+            requeue: Some(Requeue::Ideal),
+            ..scenario(initial, max, horizon, pods).spec().clone()
+        })
+        .expect("valid");
+        measure(&format!("simulate, kubelet requests: {name}"), || {
+            black_box(simulate(black_box(&s)));
+        });
+        let runs = crashloop_explorer::engine::simulate::pod_runs(&s);
+        measure(
+            &format!("  node timeline from the runs, kubelet: {name}"),
+            || {
+                black_box(crashloop_explorer::engine::simulate::node_timeline(
+                    black_box(&s),
+                    &runs,
+                ));
+            },
+        );
+    }
     let worst = scenario(25, 1_000, 86_400_000, 250);
     measure("  pod runs: 24 h, 1 s cap (no band)", || {
         black_box(crashloop_explorer::engine::simulate::pod_runs_unbanded(

@@ -461,13 +461,58 @@ async fn workload_groups_add_to_the_node() {
         .is_none());
 }
 
+/// The kubelet model's requests by kind (110 pods exiting at once, 30 min,
+/// restarts at expiry): per pod 21 status versions (Pending, 11 exits, 9
+/// Waiting), 2,310 GETs and as many PATCHes for the node; 33 Normal events
+/// and 10 BackOff a pod, of which the spam filter drops 3 from 1,210 s
+/// (tests/requests.rs works the buckets out): 330 for the node.
+#[wasm_bindgen_test]
+async fn the_requests_come_by_kind() {
+    let page = Page::mount_ideal().await;
+    assert_eq!(page.text("sum-kind-getPods"), "2310");
+    assert_eq!(page.text("sum-kind-patchPodStatus"), "2310");
+    assert_eq!(page.text("sum-kind-droppedEvents"), "330");
+    assert!(
+        page.text("spam-filter")
+            .starts_with("Events flatten out from 20 min"),
+        "{}",
+        page.text("spam-filter")
+    );
+    assert!(page
+        .text("head-split-requests-all")
+        .starts_with("4620 status · 4400 events · 330 dropped"));
+    // Running seen at each of the 11 starts: 32 versions a pod.
+    page.select("running-seen", "always").await;
+    assert_eq!(page.text("sum-kind-getPods"), "3520");
+    // eventRecordQPS 0 is client-go's 5 per second: events wait.
+    page.type_into("event-qps", "0").await;
+    assert_eq!(page.text("event-qps-value"), "0");
+    assert!(page
+        .text("event-qps-zero")
+        .contains("default of 5 per second"));
+    assert_eq!(page.text("sum-event-queue"), "336");
+    // The KEP model counts its flat 5 a restart, with no kinds.
+    page.select("model", "kep").await;
+    assert!(page
+        .root
+        .query_selector("#sum-kind-getPods")
+        .unwrap()
+        .is_none());
+    assert!(page.root.query_selector("#running-seen").unwrap().is_none());
+    assert_eq!(page.text("requests-value"), "5");
+}
+
 #[wasm_bindgen_test]
 async fn the_client_rate_limit_binds() {
     let page = Page::mount_ideal().await;
-    // 550 requests at 0, 10, 30, 70, 150 s … under 50 QPS, burst 100: the
-    // second burst finds 50 tokens and waits 10 s; ten windows are limited.
-    assert_eq!(page.text("sum-queue"), "10");
+    // Status requests under 50 QPS, burst 100: 660 at 0 s (3 versions a
+    // pod), 560 wait up to 11.2 s; at 10 s 60 still wait and 440 join (10 s);
+    // 440 at 30, 70, 150 s … find 100 tokens and wait 6.8 s: ten windows
+    // are limited in 30 minutes.
+    assert_eq!(page.text("sum-queue"), "11");
     assert_eq!(page.text("sum-limited"), "10");
+    // The event client, apart: 770 events at 0 s, 670 wait 13.4 s.
+    assert_eq!(page.text("sum-event-queue"), "13");
     let load = page.pixels("chart-load");
     page.type_into("qps", "2").await;
     assert_eq!(page.text("qps-value"), "5");
@@ -961,20 +1006,21 @@ fn the_js_api_returns_the_documented_shapes() {
         r#"{"crashLoopBackOff": {"maxContainerRestartPeriods": "4s"}}"#
     )))
     .contains("unknown field `crashLoopBackOff.maxContainerRestartPeriods`"));
-    // cluster: 100 nodes of one pod crashing at once, each start 5 requests,
-    // one a 10 s window: 500 a window, 50 per second, 50 × 20 ms = 1 seat
-    // of the system level's 3 × 74.
+    // cluster: 100 nodes of one pod crashing at once: its first 10 s send 3
+    // status versions (a GET and a PATCH each) and 7 events, 13 requests:
+    // 1,300 a window, 130 per second, 130 × 20 ms = 2.6 seats of the system
+    // level's 3 × 74.
     let c = api::cluster(
         parse(r#"{"nodeClasses": [{"name": "a", "nodes": 100, "scenario": {"pods": 1}}]}"#),
         parse(r#"{"compare": ["new-default"], "recommend": {"restartWithinMs": 60000}}"#),
     )
     .unwrap_or_else(|_| panic!("clusters"));
-    assert_eq!(js_get(&c, "peakRequestsPerSecond").as_f64(), Some(50.0));
-    assert_eq!(js_get(&c, "peakSeatsBusy").as_f64(), Some(1.0));
+    assert_eq!(js_get(&c, "peakRequestsPerSecond").as_f64(), Some(130.0));
+    assert_eq!(js_get(&c, "peakSeatsBusy").as_f64(), Some(2.6));
     assert_eq!(js_get(&c, "systemSeats").as_f64(), Some(222.0));
     assert_eq!(
         js_get(&js_get(&c, "todaysDefault"), "peakRequestsPerSecond").as_f64(),
-        Some(50.0)
+        Some(130.0)
     );
     let compared: js_sys::Array = js_get(&c, "compared").dyn_into().expect("an array");
     assert_eq!(
@@ -1788,15 +1834,22 @@ async fn a_job_key_set_back_to_its_default_leaves_the_link() {
 }
 
 /// The cluster view: moving a class's node count moves the chart and the
-/// figures (5,000 nodes × 5 requests a window = 2,500/s; 10,000: 5,000/s),
+/// figures (5,000 nodes × 13 requests in the first window = 6,500/s;
+/// 10,000: 13,000/s),
 /// and the link follows.
 #[wasm_bindgen_test]
 async fn moving_the_node_count_moves_the_cluster_chart() {
     let page = Page::mount().await;
     page.click("nav-cluster").await;
-    assert_eq!(page.text("cluster-peak"), "2500 /s");
+    assert_eq!(page.text("cluster-peak"), "6500 /s");
+    // The split by kind: status, events sent, events dropped.
     assert!(
-        page.text("cluster-busy").starts_with("50 of 222"),
+        page.text("cluster-kinds").contains(" status · "),
+        "{}",
+        page.text("cluster-kinds")
+    );
+    assert!(
+        page.text("cluster-busy").starts_with("130 of 222"),
         "{}",
         page.text("cluster-busy")
     );
@@ -1805,7 +1858,7 @@ async fn moving_the_node_count_moves_the_cluster_chart() {
     // 5,000, 7,500, 10,000, 15,000: position 12 is 10,000.
     page.type_into("class-0-nodes", "12").await;
     assert_eq!(page.text("class-0-nodes-value"), "10000");
-    assert_eq!(page.text("cluster-peak"), "5000 /s");
+    assert_eq!(page.text("cluster-peak"), "13000 /s");
     assert_ne!(page.pixels_as_drawn("chart-cluster"), before);
     // The URL is rewritten once the controls rest.
     yew::platform::time::sleep(Duration::from_millis(400)).await;
@@ -1813,12 +1866,14 @@ async fn moving_the_node_count_moves_the_cluster_chart() {
     assert!(search.contains("view=cluster"), "{search}");
     assert!(search.contains("cn=every%20node~10000~1~0s~0s"), "{search}");
     // The node view's workload on these nodes: 110 pods crashing at once
-    // (its default), 10,000 × 110 × 5 requests in the first 10 s.
+    // (its default): 660 status requests and 770 events a node in the first
+    // 10 s, each client passing 100 at once and 50/s, 600 + 600 a node:
+    // 10,000 × 1,200 in the first 10 s.
     page.click("class-0-take-workload").await;
     assert!(page.text("class-0-workload").contains("110 pods"));
-    assert_eq!(page.text("cluster-peak"), "550000 /s");
+    assert_eq!(page.text("cluster-peak"), "1200000 /s");
     page.click("class-0-own-pods").await;
-    assert_eq!(page.text("cluster-peak"), "5000 /s");
+    assert_eq!(page.text("cluster-peak"), "13000 /s");
 }
 
 /// "Choose a setting": a goal moves the range, and the recommended value
@@ -1892,9 +1947,10 @@ async fn a_pasted_cluster_becomes_node_classes() {
     assert!(page
         .text("cluster-paste-notes")
         .starts_with("4 nodes, 3 of them running crash-looping pods"));
-    // Two nodes of two pods and one of one: 5 starts × 5 requests in the
-    // first window, 2.5 per second.
-    assert_eq!(page.text("cluster-peak"), "2.5 /s");
+    // Two nodes of two pods and one of one: 5 pods × 13 requests in the
+    // first window (3 status versions, a GET and a PATCH each; 7 events),
+    // 6.5 per second.
+    assert_eq!(page.text("cluster-peak"), "6.5 /s");
     // Text with no node is said so, and the classes stay.
     page.type_into(
         "cluster-paste",

@@ -101,16 +101,22 @@ pub fn workload_slice(s: &State) -> WorkloadSlice {
 }
 slice_props!(WorkloadProps, workload_slice -> WorkloadSlice);
 
-pub fn api_slice(s: &State) -> (u32, u32, u32, Ms) {
+/// What the API panel shows: the model (which picks its controls), the
+/// limits of both clients, Running seen, and the horizon.
+type ApiSlice = (Semantics, u32, (u32, u32), (u32, u32), RunningSeen, Ms);
+
+pub fn api_slice(s: &State) -> ApiSlice {
     let spec = &s.inputs.spec;
     (
+        spec.model,
         spec.requests_per_restart,
-        spec.kube_api_qps,
-        spec.kube_api_burst,
+        (spec.kube_api_qps, spec.kube_api_burst),
+        (spec.event_record_qps, spec.event_burst),
+        spec.running_seen,
         spec.horizon_ms,
     )
 }
-slice_props!(ApiProps, api_slice -> (u32, u32, u32, Ms));
+slice_props!(ApiProps, api_slice -> ApiSlice);
 
 /// What a feature gate's checkbox says beside it: whether this kubelet has
 /// it, its default, and what it changes.

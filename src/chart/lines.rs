@@ -231,6 +231,9 @@ pub(super) const JITTER_LABEL: &str = "jitter band (min–max over seeds)";
 /// The moment marked on the time charts.
 pub(super) const NOW_LABEL: &str = "now (the diagnosed pod)";
 
+/// A row of marks: its colour, what it means, and the x ranges.
+pub(super) type Marks = (RGBColor, &'static str, Vec<(f64, f64)>);
+
 /// Extras a line chart may carry.
 #[derive(Default)]
 pub(super) struct Extras {
@@ -242,7 +245,7 @@ pub(super) struct Extras {
     /// x ranges to mark along the bottom.
     pub(super) marks: Vec<(f64, f64)>,
     /// A second row of marks above them, its colour and what it means.
-    pub(super) marks2: Option<(RGBColor, &'static str, Vec<(f64, f64)>)>,
+    pub(super) marks2: Option<Marks>,
     /// Points to ring, and what they are.
     pub(super) dots: Option<(&'static str, Vec<(f64, f64)>)>,
     /// A moment (seconds, or the x value of a chart not of time) to mark

@@ -967,7 +967,12 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
         };
         if kubelet {
             let requests = PodRequests::new(&r, g.run_ms, s.horizon_ms(), s.running_seen(i));
-            let kinds = Kind::ALL.map(|k| requests.per_window(k, n));
+            // GET and PATCH status are one series, worked out once.
+            let status = requests.per_window(Kind::GetPods, n);
+            let kinds = Kind::ALL.map(|k| match k {
+                Kind::GetPods | Kind::PatchPodStatus => status.clone(),
+                _ => requests.per_window(k, n),
+            });
             runs.requests.push(Rc::new(requests));
             runs.requests_per_window.push(Rc::new(kinds.to_vec()));
         }
