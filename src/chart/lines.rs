@@ -347,23 +347,16 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .y_label_formatter(&number_label)
         .draw()?;
     let mut legend = vec![];
-    if let Some((color, label, band)) = &extras.band {
+    // The jitter band faint, the stacked kinds solid enough to tell apart.
+    let bands = extras.band.iter().map(|b| (b, 0.22));
+    for ((color, label, band), alpha) in bands.chain(extras.stack.iter().map(|b| (b, 0.55))) {
         let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
         let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
         chart.draw_series(std::iter::once(Polygon::new(
             upper.chain(lower).collect::<Vec<_>>(),
-            color.mix(0.22).filled(),
+            color.mix(alpha).filled(),
         )))?;
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.22))));
-    }
-    for (color, label, band) in &extras.stack {
-        let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
-        let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
-        chart.draw_series(std::iter::once(Polygon::new(
-            upper.chain(lower).collect::<Vec<_>>(),
-            color.mix(0.55).filled(),
-        )))?;
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.55))));
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(alpha))));
     }
     let h = y_max * 0.03;
     for (x0, x1) in &extras.marks {
