@@ -174,7 +174,8 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
             });
             if s.model() == Semantics::Kubelet {
                 // The kinds sent, each request in its window.
-                let pod = PodRequests::new(&r, g.run_ms, horizon - offset, s.running_seen(gi));
+                let pod =
+                    PodRequests::of(r.clone(), g.run_ms, horizon - offset, s.running_seen(gi));
                 for k in RequestKind::ALL.into_iter().filter(|k| k.sent()) {
                     for (w, slot) in windows.iter_mut().enumerate() {
                         let bound =

@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::KubeletVersion;
-use super::simulate::{per_window, Restarts};
+use super::simulate::{per_window, Restarts, LOAD_WINDOW_MS};
 use super::times::Times;
 
 /// The spam filter's bucket: `defaultSpamBurst`.
@@ -265,7 +265,7 @@ struct Sent {
 /// event that passes; the stretches the bucket is dry are skipped to the
 /// token's arrival, so the cost is not the emissions' (a day at a 1 s cap is
 /// 86,400 starts) but at most 25 plus one per 300 s.
-fn filter(times: &Times, keys: usize, sent: &mut Sent) {
+fn filter(times: &impl Emissions, keys: usize, sent: &mut Sent) {
     let (token, cap) = (SPAM_REFILL_MS, SPAM_BURST * SPAM_REFILL_MS);
     // Tokens in milliseconds of refill: one token is 300,000.
     let mut level = cap;
@@ -302,16 +302,50 @@ fn filter(times: &Times, keys: usize, sent: &mut Sent) {
     }
 }
 
-/// One pod's requests over the horizon.
+/// Times events are emitted at, in order, as the filter reads them.
+trait Emissions {
+    fn get(&self, i: usize) -> Option<Ms>;
+    fn count_below(&self, t: Ms) -> usize;
+}
+
+impl Emissions for Times {
+    fn get(&self, i: usize) -> Option<Ms> {
+        Times::get(self, i)
+    }
+    fn count_below(&self, t: Ms) -> usize {
+        Times::count_below(self, t)
+    }
+}
+
+/// A pod's starts: the first at 0, then its restarts (not a copy of them).
+struct Starts<'a>(&'a Times);
+
+impl Emissions for Starts<'_> {
+    fn get(&self, i: usize) -> Option<Ms> {
+        match i {
+            0 => Some(0),
+            _ => self.0.get(i - 1),
+        }
+    }
+    fn count_below(&self, t: Ms) -> usize {
+        usize::from(t > 0) + self.0.count_below(t)
+    }
+}
+
+/// One pod's requests over the horizon. Starts and exits are its restart
+/// times read again (with the first start at 0, exits later by the run),
+/// not copies: a day at a 1 s cap is 86,400 of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodRequests {
-    /// Status versions (a GET pods and a PATCH pods/status each), as lists in
-    /// order: the first, the starts seen running, the exits, the waits.
-    status: Vec<Times>,
-    /// Container starts (three Normal events each) and the syncs that found
-    /// it backing off (a BackOff each).
-    starts: Times,
+    /// The restarts (the starts but the first, at 0).
+    at: Rc<Times>,
+    run_ms: Ms,
+    horizon_ms: Ms,
+    running_seen: bool,
+    /// The syncs that found the container backing off (a BackOff each), and
+    /// when each wait first showed Waiting.
     backoff_syncs: Times,
+    waiting_at: Times,
     posts: Times,
     patches: Times,
     passed: Times,
@@ -320,26 +354,28 @@ pub struct PodRequests {
 }
 
 impl PodRequests {
-    /// A pod whose container runs `run_ms` each time and restarted as
-    /// `restarts` says, within `horizon_ms`.
-    pub fn new(restarts: &Restarts, run_ms: Ms, horizon_ms: Ms, running_seen: bool) -> Self {
-        let starts = Times::starting_with(0, &restarts.at);
-        let exits = starts.shifted(run_ms, horizon_ms);
-        let mut status = vec![Times::from(vec![0]), exits, restarts.waiting_at.clone()];
-        if running_seen {
-            status.push(starts.clone());
-        }
+    /// A pod whose container runs `run_ms` each time and restarted at `at`
+    /// (its syncs as `pod_restarts_gc` wrote them down), within `horizon_ms`.
+    pub fn new(
+        (at, backoff_syncs, waiting_at): (Rc<Times>, Times, Times),
+        run_ms: Ms,
+        horizon_ms: Ms,
+        running_seen: bool,
+    ) -> Self {
         let mut sent = Sent::default();
-        filter(&starts, EVENTS_PER_START as usize, &mut sent);
-        filter(&restarts.backoff_syncs, 1, &mut sent);
+        filter(&Starts(&at), EVENTS_PER_START as usize, &mut sent);
+        filter(&backoff_syncs, 1, &mut sent);
         let sorted = |mut v: Vec<Ms>| {
             v.sort_unstable();
             Times::from(v)
         };
         PodRequests {
-            status,
-            starts,
-            backoff_syncs: restarts.backoff_syncs.clone(),
+            at,
+            run_ms,
+            horizon_ms,
+            running_seen,
+            backoff_syncs,
+            waiting_at,
             posts: sorted(sent.posts),
             patches: sorted(sent.patches),
             passed: sorted(sent.passed),
@@ -347,15 +383,47 @@ impl PodRequests {
         }
     }
 
+    /// `new` from the restarts as `pod_restarts_gc` gives them.
+    pub fn of(r: Restarts, run_ms: Ms, horizon_ms: Ms, running_seen: bool) -> Self {
+        Self::new(
+            (Rc::new(r.at), r.backoff_syncs, r.waiting_at),
+            run_ms,
+            horizon_ms,
+            running_seen,
+        )
+    }
+
+    /// Starts before `t`: the first at 0 and the restarts.
+    fn starts_below(&self, t: Ms) -> u64 {
+        u64::from(t > 0) + self.at.count_below(t) as u64
+    }
+
+    /// Exits before `t` (those past the horizon never happen).
+    fn exits_below(&self, t: Ms) -> u64 {
+        let t = t.min(self.horizon_ms);
+        if t <= self.run_ms {
+            0
+        } else {
+            self.starts_below(t - self.run_ms)
+        }
+    }
+
     /// Requests of a kind before `t`.
     pub fn below(&self, k: Kind, t: Ms) -> u64 {
         let n = |times: &Times| times.count_below(t) as u64;
         match k {
-            Kind::GetPods | Kind::PatchPodStatus => self.status.iter().map(n).sum(),
+            Kind::GetPods | Kind::PatchPodStatus => {
+                let running = if self.running_seen {
+                    self.starts_below(t)
+                } else {
+                    0
+                };
+                u64::from(t > 0) + self.exits_below(t) + n(&self.waiting_at) + running
+            }
             Kind::PostEvents => n(&self.posts),
             Kind::PatchEvents => n(&self.patches),
             Kind::DroppedEvents => {
-                EVENTS_PER_START * n(&self.starts) + n(&self.backoff_syncs) - n(&self.passed)
+                EVENTS_PER_START * self.starts_below(t) + n(&self.backoff_syncs) - n(&self.passed)
             }
         }
     }
@@ -365,37 +433,55 @@ impl PodRequests {
         RequestsByKind::of(|k| self.below(k, t))
     }
 
-    /// Requests of a kind in each of `n` load windows.
-    pub fn per_window(&self, k: Kind, n: usize) -> Vec<u64> {
-        let add = |mut acc: Vec<u64>, times: &Times, by: u64| {
-            for (a, c) in acc.iter_mut().zip(per_window(times, n)) {
-                *a += by * c;
+    /// Each kind's requests in each of `n` load windows, in `Kind::ALL`'s
+    /// order, given the restarts per window (`restarts`, as the runs have
+    /// them). Status is one list of windows for GET and PATCH.
+    pub fn per_window(&self, n: usize, restarts: &[u64]) -> Vec<Vec<u64>> {
+        let n = n.max(1);
+        // Starts: the restarts, and the first at 0.
+        let mut starts = restarts.to_vec();
+        starts.resize(n, 0);
+        starts[0] += 1;
+        let exits = if self.run_ms == 0 {
+            starts.clone()
+        } else {
+            let shifted = self.at.shifted(self.run_ms, self.horizon_ms);
+            let mut exits = per_window(&shifted, n);
+            if self.run_ms < self.horizon_ms {
+                exits[(self.run_ms / LOAD_WINDOW_MS) as usize] += 1;
             }
-            acc
+            exits
         };
-        let zero = vec![0; n.max(1)];
-        match k {
-            Kind::GetPods | Kind::PatchPodStatus => {
-                self.status.iter().fold(zero, |acc, t| add(acc, t, 1))
-            }
-            Kind::PostEvents => add(zero, &self.posts, 1),
-            Kind::PatchEvents => add(zero, &self.patches, 1),
-            Kind::DroppedEvents => {
-                let emitted = add(
-                    add(zero, &self.starts, EVENTS_PER_START),
-                    &self.backoff_syncs,
-                    1,
-                );
-                let passed = per_window(&self.passed, n);
-                emitted.iter().zip(passed).map(|(e, p)| e - p).collect()
-            }
+        let waiting = per_window(&self.waiting_at, n);
+        let mut status = vec![0; n];
+        status[0] = 1;
+        for (w, slot) in status.iter_mut().enumerate() {
+            *slot += exits[w] + waiting[w] + if self.running_seen { starts[w] } else { 0 };
         }
+        let backoff = per_window(&self.backoff_syncs, n);
+        let passed = per_window(&self.passed, n);
+        let dropped = (0..n)
+            .map(|w| EVENTS_PER_START * starts[w] + backoff[w] - passed[w])
+            .collect();
+        vec![
+            status.clone(),
+            status,
+            per_window(&self.posts, n),
+            per_window(&self.patches, n),
+            dropped,
+        ]
     }
 
     /// The status versions as one list in order.
     pub fn status_times(&self) -> &Rc<Times> {
         self.merged.get_or_init(|| {
-            let lists: Vec<&Times> = self.status.iter().collect();
+            let starts = Times::starting_with(0, &self.at);
+            let exits = starts.shifted(self.run_ms, self.horizon_ms);
+            let pending = Times::from(vec![0]);
+            let mut lists = vec![&pending, &exits, &self.waiting_at];
+            if self.running_seen {
+                lists.push(&starts);
+            }
             Rc::new(Times::merge(&lists))
         })
     }
@@ -409,11 +495,10 @@ impl PodRequests {
         &self.patches
     }
 
-    /// Roughly the memory held.
+    /// Roughly the memory held (the restarts are the runs').
     pub fn bytes(&self) -> usize {
-        let lists = self.status.iter().map(Times::stored).sum::<usize>()
-            + self.starts.stored()
-            + self.backoff_syncs.stored()
+        let lists = self.backoff_syncs.stored()
+            + self.waiting_at.stored()
             + self.posts.stored()
             + self.patches.stored()
             + self.passed.stored()

@@ -203,7 +203,19 @@ pub struct Restarts {
 /// whether it waited at all.
 type Step = (Ms, Ms, Ms, bool);
 
-fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Restarts {
+/// How to step: with the periodic shortcut, and writing down the syncs (the
+/// kubelet model's requests need them; a jitter band's seeds do not).
+#[derive(Clone, Copy)]
+struct Stepping {
+    shortcut: bool,
+    syncs: bool,
+}
+
+fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, how: Stepping) -> Restarts {
+    let Stepping {
+        shortcut,
+        syncs: record,
+    } = how;
     let mut rng = SplitMix64::new(p.seed);
     let (mut at, mut delays, mut gc_at) = (Times::new(), Times::new(), vec![]);
     let (mut backoff_syncs, mut waiting_at, mut syncs) = (Times::new(), Times::new(), vec![]);
@@ -226,7 +238,7 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
         }
         syncs.clear();
         let start = next_start_syncs(&mut b, (p.model, p.requeue), exit, &mut rng, &mut syncs);
-        if start.waited {
+        if start.waited && record {
             backoff_syncs.push(exit);
             let before = |t: &&Ms| **t < p.horizon_ms;
             syncs
@@ -280,7 +292,7 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
                 // The cycle after the last restart counts up to the horizon.
                 let upto =
                     |first: Ms| more + usize::from(first + more as Ms * period < p.horizon_ms);
-                if start.waited {
+                if start.waited && record {
                     backoff_syncs.repeat(next - wait, period, upto(next - wait));
                     let waiting = next - p.start_latency_ms;
                     waiting_at.repeat(waiting, period, upto(waiting));
@@ -303,22 +315,41 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, shortcut: bool) -> Rest
 /// The kubelet model follows `doBackOff`: no entry yet (or an expired one)
 /// means start now, so the first exit restarts at once (k/k#133472).
 pub fn pod_restarts(p: &PodRun) -> (Times, Times) {
-    let r = pod_restarts_gc(p);
+    let r = restarts_of(
+        p,
+        Stepping {
+            shortcut: true,
+            syncs: false,
+        },
+    );
     (r.at, r.delays)
 }
 
-/// `pod_restarts`, with the restarts the backoff GC brought forward.
+/// `pod_restarts`, with the restarts the backoff GC brought forward and the
+/// syncs that found the container backing off.
 pub fn pod_restarts_gc(p: &PodRun) -> Restarts {
-    restarts_of(p, true)
+    restarts_of(
+        p,
+        Stepping {
+            shortcut: true,
+            syncs: true,
+        },
+    )
 }
 
 /// `pod_restarts_gc` stepping through every restart, periodic or not: the
 /// reference the shortcut is checked against (tests/properties.rs).
 pub fn pod_restarts_stepwise(p: &PodRun) -> Restarts {
-    restarts_of(p, false)
+    restarts_of(
+        p,
+        Stepping {
+            shortcut: false,
+            syncs: true,
+        },
+    )
 }
 
-fn restarts_of(p: &PodRun, shortcut: bool) -> Restarts {
+fn restarts_of(p: &PodRun, how: Stepping) -> Restarts {
     let b = p.backoff;
     let expiry = ExpiryRule::After(b.reset_after_ms);
     if b.schedule_ms.is_empty() {
@@ -326,13 +357,13 @@ fn restarts_of(p: &PodRun, shortcut: bool) -> Restarts {
         restarts_with(
             Backoff::<()>::new(b.initial_ms, b.max_ms, 0.0, expiry),
             p,
-            shortcut,
+            how,
         )
     } else {
         restarts_with(
             ScheduleBackoff::new(b.schedule_ms.clone(), b.max_ms, expiry),
             p,
-            shortcut,
+            how,
         )
     }
 }
@@ -960,24 +991,29 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
         spread_loads: SpreadLoads::default(),
     };
     for (i, g) in s.groups().iter().enumerate() {
+        let run = pod_run(s, g, group_seed(s.spec().seed, i));
         let r = if s.restarts(i) {
-            pod_restarts_gc(&pod_run(s, g, group_seed(s.spec().seed, i)))
+            restarts_of(
+                &run,
+                Stepping {
+                    shortcut: true,
+                    syncs: kubelet,
+                },
+            )
         } else {
             Restarts::default()
         };
+        let restarts = per_window(&r.at, n);
+        let at = Rc::new(r.at);
         if kubelet {
-            let requests = PodRequests::new(&r, g.run_ms, s.horizon_ms(), s.running_seen(i));
-            // GET and PATCH status are one series, worked out once.
-            let status = requests.per_window(Kind::GetPods, n);
-            let kinds = Kind::ALL.map(|k| match k {
-                Kind::GetPods | Kind::PatchPodStatus => status.clone(),
-                _ => requests.per_window(k, n),
-            });
+            let syncs = (at.clone(), r.backoff_syncs, r.waiting_at);
+            let requests = PodRequests::new(syncs, g.run_ms, s.horizon_ms(), s.running_seen(i));
+            runs.requests_per_window
+                .push(Rc::new(requests.per_window(n, &restarts)));
             runs.requests.push(Rc::new(requests));
-            runs.requests_per_window.push(Rc::new(kinds.to_vec()));
         }
-        runs.per_window.push(per_window(&r.at, n));
-        runs.groups.push((Rc::new(r.at), Rc::new(r.delays)));
+        runs.per_window.push(restarts);
+        runs.groups.push((at, Rc::new(r.delays)));
         runs.gc_at.push(r.gc_at);
     }
     runs
@@ -1011,9 +1047,12 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         let add = |target: &mut [Vec<u64>]| {
             if kubelet {
                 let req = &runs.requests[i];
-                for (j, &k) in Kind::ALL.iter().enumerate() {
+                // PATCH pods/status is GET pods, one for one: summed once.
+                let kinds = Kind::ALL.iter().enumerate();
+                for (j, &k) in kinds.filter(|&(_, &k)| k != Kind::PatchPodStatus) {
                     let own = binned(&runs.requests_per_window[i][j], windows, || {
-                        req.per_window(k, windows)
+                        let restarts = per_window(at, windows);
+                        req.per_window(windows, &restarts).swap_remove(j)
                     });
                     let below = |t: Ms| req.below(k, t);
                     add_group_load((&below, &own), &counts, horizon, &mut target[j]);
@@ -1067,6 +1106,11 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         limiter::admit(bursts, fluid, LOAD_WINDOW_MS, horizon, qps, burst)
     };
     let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
+    if kubelet {
+        for series in [&mut lockstep, &mut spread] {
+            series[Kind::PatchPodStatus as usize] = series[Kind::GetPods as usize].clone();
+        }
+    }
     let (node_requests_per_window, api, requests, event_api) = if kubelet {
         let sum = |of: &[Vec<u64>], kinds: &[Kind]| -> Vec<u64> {
             (0..windows)
