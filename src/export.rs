@@ -208,7 +208,7 @@ pub fn escape(s: &str) -> String {
 pub const LEDE: [&str; 3] = [
     "How a crash-looping container restarts under CrashLoopBackOff, the ",
     "/pods",
-    " API load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws.",
+    " status and event load a node of them makes, and how a Job's pod failures play out. Move a control; everything redraws.",
 ];
 
 /// Where the built page's `<body>` takes the prerendered first view.

@@ -617,7 +617,7 @@ pub fn App(props: &AppProps) -> Html {
                             <LazyDetails part={Part::Export} id="exports" link={query.clone()} dark={dark}
                                 summary={html! { <h2 id="h-exports">{"Export: CSV, SVG, PNG and the configuration to deploy"}</h2> }} on_message={draw_chart} />
                         </section>
-                        <p class="fineprint">{"Requests per restart as set above; lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s; restarts count before the horizon."}</p>
+                        <p class="fineprint">{"Requests: the kubelet model's from its code (a GET and a PATCH per status version, events after client-go's spam filter), the KEP model's as many per restart as set above. Lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s and requests before it; everything counts before the horizon."}</p>
                     </section>
                 </div>
                 <section class="audit" aria-labelledby="h-audit">

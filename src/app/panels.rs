@@ -765,12 +765,12 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
     };
     type Whole = fn(&Summary) -> i64;
     let whole: [(&str, &str, Whole); 4] = [
-        ("peak", "Busiest 10 s: /pods requests offered", |s| {
+        ("peak", "Busiest 10 s: requests offered", |s| {
             s.peak_node_requests_per_window
         }),
         (
             "admitted",
-            "Busiest 10 s after the client rate limiter",
+            "Busiest 10 s after the client rate limiters",
             |s| s.peak_admitted_per_window,
         ),
         ("queue", "Longest wait for the rate limiter (s)", |s| {

@@ -129,6 +129,24 @@ pub fn fold_shown(values: &[u64], x0: f64, dx: f64, show: impl Fn(u64) -> f64) -
     )
 }
 
+/// Values per window as a step line of bucket means where they are too
+/// many to draw one by one (`fold_shown` keeps each bucket's extremes, which
+/// do not add up): stacked series stay stacked.
+pub fn fold_mean(values: &[u64], x0: f64, dx: f64) -> Vec<(f64, f64)> {
+    if values.len() <= MAX_POINTS {
+        return fold_shown(values, x0, dx, |v| v as f64);
+    }
+    let per = per_bucket(values.len());
+    let mut out = Vec::with_capacity(2 * values.len().div_ceil(per));
+    for (b, chunk) in values.chunks(per).enumerate() {
+        let mean = chunk.iter().sum::<u64>() as f64 / chunk.len() as f64;
+        let start = b * per;
+        out.push((x0 + start as f64 * dx, mean));
+        out.push((x0 + (start + chunk.len() - 1) as f64 * dx, mean));
+    }
+    out
+}
+
 /// `fold_shown` of waits held as `Times`: a bucket of a periodic tail is
 /// read at its ends, not walked.
 pub fn fold_times(values: &Times, x0: f64, dx: f64, show: impl Fn(u64) -> f64) -> Vec<(f64, f64)> {

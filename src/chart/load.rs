@@ -43,7 +43,8 @@ pub fn draw_load<DB: DrawingBackend>(
                     .zip(&events.admitted_per_window)
                     .map(|(a, e)| a + e)
                     .collect();
-                lines.push(admitted(window_points(t, &both)));
+                // Bucket means where the kinds are (a day's windows).
+                lines.push(admitted(fold_mean(&both, 0.0, window_s)));
                 extras.marks2 = Some((EVENT_LIMIT, "eventRecordQPS binds", binding(events)));
             }
             _ => {
@@ -86,13 +87,19 @@ fn admitted(points: Vec<(f64, f64)>) -> Line {
 /// The kinds sent as stacked areas, bottom first, and the events the spam
 /// filter dropped as a dashed line above them (never sent).
 fn stack_kinds(t: &Timeline, r: &RequestsTimeline, lines: &mut Vec<Line>, extras: &mut Extras) {
-    let mut below = vec![0u64; t.node_requests_per_window.len()];
+    let n = t.node_requests_per_window.len();
+    let window_s = t.window_ms as f64 / 1000.0;
+    // A day's windows are drawn as bucket means, which add up; the peaks
+    // show as a line of their own.
+    let folded = n > MAX_POINTS;
+    let points = |v: &[u64]| fold_mean(v, 0.0, window_s);
+    let mut below = vec![0u64; n];
     for k in RequestKind::ALL {
         let mut top = below.clone();
         top.iter_mut().zip(r.windows(k)).for_each(|(a, b)| *a += b);
         if k.sent() {
-            let lo = window_points(t, &below);
-            let hi = window_points(t, &top);
+            let lo = points(&below);
+            let hi = points(&top);
             let band = lo.iter().zip(&hi).map(|(l, h)| (l.0, l.1, h.1)).collect();
             extras
                 .stack
@@ -103,9 +110,18 @@ fn stack_kinds(t: &Timeline, r: &RequestsTimeline, lines: &mut Vec<Line>, extras
                 color: KIND_COLORS[k as usize],
                 width: 1.5,
                 dash: (4, 3),
-                points: window_points(t, &top),
+                points: points(&top),
             });
         }
         below = top;
+    }
+    if folded {
+        lines.push(Line {
+            label: "all sent, the busiest 10 s of each stretch".into(),
+            color: KIND_COLORS[RequestKind::GetPods as usize],
+            width: 1.0,
+            dash: (0, 0),
+            points: window_points(t, &t.node_requests_per_window),
+        });
     }
 }

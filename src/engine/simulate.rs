@@ -619,7 +619,16 @@ impl Summary {
                 t.requests_per_restart,
             ),
             peak_node_requests_per_window: peak(&t.node_requests_per_window),
-            peak_admitted_per_window: peak(&t.api.admitted_per_window),
+            // Both clients' (kubelet model), as the API server sees them.
+            peak_admitted_per_window: match &t.event_api {
+                Some(e) => peak(
+                    &(t.api.admitted_per_window.iter())
+                        .zip(&e.admitted_per_window)
+                        .map(|(a, b)| a + b)
+                        .collect::<Vec<_>>(),
+                ),
+                None => peak(&t.api.admitted_per_window),
+            },
             max_queue_delay_ms,
             limited_windows,
             event_max_queue_delay_ms,
