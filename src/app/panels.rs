@@ -497,6 +497,21 @@ pub fn WorkloadPanel<R: Root>(p: &WorkloadProps) -> Html {
     }
 }
 
+/// A client limit's slider (a QPS or a burst) over its stops.
+fn limit_slider(
+    state: &Handle,
+    (id, label): (&'static str, &'static str),
+    stops: &'static [u64],
+    value: u32,
+    action: fn(u32) -> Action,
+) -> Html {
+    html! {
+        <Slider {id} {label} positions={stops.len()}
+            position={nearest_stop(stops, u64::from(value))} display={value.to_string()}
+            onchange={send_stop(state, stops, move |v| action(v as u32))} />
+    }
+}
+
 #[function_component]
 pub fn ApiPanel<R: Root>(p: &ApiProps) -> Html {
     let chrome = use_chrome::<R>();
@@ -519,19 +534,11 @@ pub fn ApiPanel<R: Root>(p: &ApiProps) -> Html {
                     ]}
                     onchange={send(state, |v: String| Action::RunningSeen(RunningSeen::parse(&v).unwrap_or_default()))} />
             }
-            <Slider id="qps" label="kubeAPIQPS (50 since 1.27; 5 before)" positions={QPS_STOPS.len()}
-                position={nearest_stop(QPS_STOPS, u64::from(spec.kube_api_qps))} display={spec.kube_api_qps.to_string()}
-                onchange={send_stop(state, QPS_STOPS, |v| Action::Qps(v as u32))} />
-            <Slider id="burst" label="kubeAPIBurst (100 since 1.27; 10 before)" positions={BURST_STOPS.len()}
-                position={nearest_stop(BURST_STOPS, u64::from(spec.kube_api_burst))} display={spec.kube_api_burst.to_string()}
-                onchange={send_stop(state, BURST_STOPS, |v| Action::Burst(v as u32))} />
+            { limit_slider(state, ("qps", "kubeAPIQPS (50 since 1.27; 5 before)"), QPS_STOPS, spec.kube_api_qps, Action::Qps) }
+            { limit_slider(state, ("burst", "kubeAPIBurst (100 since 1.27; 10 before)"), BURST_STOPS, spec.kube_api_burst, Action::Burst) }
             if spec.model == Semantics::Kubelet {
-                <Slider id="event-qps" label="eventRecordQPS (50; 0 is client-go's 5)" positions={EVENT_QPS_STOPS.len()}
-                    position={nearest_stop(EVENT_QPS_STOPS, u64::from(spec.event_record_qps))} display={spec.event_record_qps.to_string()}
-                    onchange={send_stop(state, EVENT_QPS_STOPS, |v| Action::EventQps(v as u32))} />
-                <Slider id="event-burst" label="eventBurst (100)" positions={EVENT_BURST_STOPS.len()}
-                    position={nearest_stop(EVENT_BURST_STOPS, u64::from(spec.event_burst))} display={spec.event_burst.to_string()}
-                    onchange={send_stop(state, EVENT_BURST_STOPS, |v| Action::EventBurst(v as u32))} />
+                { limit_slider(state, ("event-qps", "eventRecordQPS (50; 0 is client-go's 5)"), EVENT_QPS_STOPS, spec.event_record_qps, Action::EventQps) }
+                { limit_slider(state, ("event-burst", "eventBurst (100)"), EVENT_BURST_STOPS, spec.event_burst, Action::EventBurst) }
             }
             <Slider id="horizon" label="Time horizon" positions={HORIZON_STOPS_MS.len()}
                 position={nearest_stop(HORIZON_STOPS_MS, spec.horizon_ms)} display={format_human_ms(spec.horizon_ms)}
