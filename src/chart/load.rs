@@ -36,15 +36,8 @@ pub fn draw_load<DB: DrawingBackend>(
             (Some(r), Some(events)) => {
                 caption = "Node requests per 10 s, by kind (marks: a client rate limit binds)";
                 stack_kinds(t, r, &mut lines, &mut extras);
-                let both: Vec<u64> = t
-                    .api
-                    .admitted_per_window
-                    .iter()
-                    .zip(&events.admitted_per_window)
-                    .map(|(a, e)| a + e)
-                    .collect();
                 // Bucket means where the kinds are (a day's windows).
-                lines.push(admitted(fold_mean(&both, 0.0, window_s)));
+                lines.push(admitted(fold_mean(&t.admitted_per_window(), 0.0, window_s)));
                 extras.marks2 = Some((EVENT_LIMIT, "eventRecordQPS binds", binding(events)));
             }
             _ => {

@@ -239,16 +239,9 @@ pub fn node_series(s: &Scenario) -> NodeSeries {
     let t = node_timeline(s, &pod_runs_unbanded(s));
     let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
     let limiter_binds = binds(&t.api) || t.event_api.as_ref().is_some_and(binds);
-    let mut admitted = t.api.admitted_per_window;
-    if let Some(events) = &t.event_api {
-        admitted
-            .iter_mut()
-            .zip(&events.admitted_per_window)
-            .for_each(|(a, e)| *a += e);
-    }
     NodeSeries {
         limiter_binds,
-        admitted_per_window: admitted,
+        admitted_per_window: t.admitted_per_window().into_owned(),
         by_kind: t.requests.as_ref().map(|r| r.totals(usize::MAX)),
     }
 }

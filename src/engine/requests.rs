@@ -395,7 +395,7 @@ impl PodRequests {
 
     /// Starts before `t`: the first at 0 and the restarts.
     fn starts_below(&self, t: Ms) -> u64 {
-        u64::from(t > 0) + self.at.count_below(t) as u64
+        Starts(&self.at).count_below(t) as u64
     }
 
     /// Exits before `t` (those past the horizon never happen).

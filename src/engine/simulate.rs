@@ -481,6 +481,22 @@ pub struct Timeline {
 }
 
 impl Timeline {
+    /// Requests the kubelet's clients admit in each window, as the API
+    /// server sees them: status and events (kubelet model), or all (KEP).
+    pub fn admitted_per_window(&self) -> Cow<'_, [u64]> {
+        let status = &self.api.admitted_per_window;
+        match &self.event_api {
+            Some(events) => Cow::Owned(
+                status
+                    .iter()
+                    .zip(&events.admitted_per_window)
+                    .map(|(a, e)| a + e)
+                    .collect(),
+            ),
+            None => Cow::Borrowed(status),
+        }
+    }
+
     /// Restarts of the charted pod at or before `t`.
     pub fn restarts_by(&self, t: Ms) -> u64 {
         self.restarts_at_ms.count_by(t) as u64
@@ -619,16 +635,7 @@ impl Summary {
                 t.requests_per_restart,
             ),
             peak_node_requests_per_window: peak(&t.node_requests_per_window),
-            // Both clients' (kubelet model), as the API server sees them.
-            peak_admitted_per_window: match &t.event_api {
-                Some(e) => peak(
-                    &(t.api.admitted_per_window.iter())
-                        .zip(&e.admitted_per_window)
-                        .map(|(a, b)| a + b)
-                        .collect::<Vec<_>>(),
-                ),
-                None => peak(&t.api.admitted_per_window),
-            },
+            peak_admitted_per_window: peak(&t.admitted_per_window()),
             max_queue_delay_ms,
             limited_windows,
             event_max_queue_delay_ms,
@@ -1056,15 +1063,17 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         let add = |target: &mut [Vec<u64>]| {
             if kubelet {
                 let req = &runs.requests[i];
+                let kept = &runs.requests_per_window[i];
+                let own: Cow<[Vec<u64>]> = if kept.iter().all(|k| k.len() == windows) {
+                    Cow::Borrowed(kept)
+                } else {
+                    Cow::Owned(req.per_window(windows, &per_window(at, windows)))
+                };
                 // PATCH pods/status is GET pods, one for one: summed once.
                 let kinds = Kind::ALL.iter().enumerate();
                 for (j, &k) in kinds.filter(|&(_, &k)| k != Kind::PatchPodStatus) {
-                    let own = binned(&runs.requests_per_window[i][j], windows, || {
-                        let restarts = per_window(at, windows);
-                        req.per_window(windows, &restarts).swap_remove(j)
-                    });
                     let below = |t: Ms| req.below(k, t);
-                    add_group_load((&below, &own), &counts, horizon, &mut target[j]);
+                    add_group_load((&below, &own[j]), &counts, horizon, &mut target[j]);
                 }
             } else {
                 let none = vec![];

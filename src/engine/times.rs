@@ -242,27 +242,21 @@ impl Times {
     }
 }
 
-/// Two lists in order, merged. Written without a branch on which list
-/// gives the next value: interleaved lists (exits, waits, starts) make that
-/// branch a coin toss for the processor.
+/// Two lists in order, merged.
 fn merge_two(a: &[Ms], b: &[Ms]) -> Vec<Ms> {
-    let mut out = vec![0; a.len() + b.len()];
+    let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
-    for slot in out.iter_mut() {
-        let (x, y) = (a.get(i).copied(), b.get(j).copied());
-        let from_a = match (x, y) {
-            (Some(x), Some(y)) => x <= y,
-            (Some(_), None) => true,
-            _ => false,
-        };
-        *slot = if from_a {
-            x.unwrap_or(0)
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
         } else {
-            y.unwrap_or(0)
-        };
-        i += usize::from(from_a);
-        j += usize::from(!from_a);
+            out.push(b[j]);
+            j += 1;
+        }
     }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
     out
 }
 
