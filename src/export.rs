@@ -30,7 +30,7 @@ fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
     for (i, (offered, admitted)) in t
         .node_requests_per_window
         .iter()
-        .zip(&t.api.admitted_per_window)
+        .zip(t.admitted_per_window().iter())
         .enumerate()
     {
         let start = i as u64 * t.window_ms;

@@ -244,3 +244,27 @@ impl WithoutPods for ScenarioSpec {
         }
     }
 }
+
+// The CSV's windows set what the clients admit beside what is offered, both
+// kinds of client: one pod, nothing held back, so every window admits what
+// it offers (status and events, 13 in the first window).
+#[test]
+fn the_csv_admits_what_both_clients_pass() {
+    let e =
+        crashloop_explorer::engine::explore(&Scenario::try_from(spec(1, 10 * MIN)).expect("valid"));
+    let csv = crashloop_explorer::export::csv(&e);
+    let windows: Vec<(u64, u64)> = csv
+        .lines()
+        .filter(|l| l.starts_with("this configuration,window,"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[4].parse().expect("offered"),
+                f[5].parse().expect("admitted"),
+            )
+        })
+        .collect();
+    assert_eq!(windows.len(), 60);
+    assert_eq!(windows[0], (13, 13));
+    assert!(windows.iter().all(|(o, a)| o == a));
+}

@@ -270,7 +270,7 @@ fn readout_load(state: &State, x: f64) -> String {
         format_human_ms(i as u64 * t.window_ms),
         format_human_ms((i as u64 + 1) * t.window_ms),
         get(&t.node_requests_per_window),
-        get(&t.api.admitted_per_window),
+        get(&t.admitted_per_window()),
         format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)),
         get(&r.node_requests_per_window)
     )
@@ -340,13 +340,14 @@ fn steps_table(state: &State) -> Html {
 fn load_table(state: &State) -> Html {
     let t = &state.shown.timeline;
     let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    let admitted = t.admitted_per_window();
     let rows = (0..t.node_requests_per_window.len())
         .take(TABLE_ROWS)
         .map(|i| {
             vec![
                 format_human_ms(i as u64 * t.window_ms),
                 t.node_requests_per_window[i].to_string(),
-                at(&t.api.admitted_per_window, i).to_string(),
+                at(&admitted, i).to_string(),
                 format_human_ms(at(&t.api.max_queue_delay_ms, i)),
             ]
         })
