@@ -84,7 +84,22 @@ mod cli {
         /// Pod or a List in YAML or JSON, whole or in part; describe, whole
         /// or in part; back-off events; a `kubectl get pods` table) and
         /// prints each, soonest restart first, with the shape recognised.
-        Pods(Node),
+        /// With --follow, reads a watch as it comes: `kubectl get pods -A -o
+        /// json --watch | crashloop-explorer pods --follow`.
+        Pods {
+            #[command(flatten)]
+            node: Node,
+            /// Read a watch (`kubectl get pods -o json --watch`, with or
+            /// without --output-watch-events) until it ends, and show the
+            /// crash-looping pods as they change: in a terminal a table that
+            /// redraws in place, its countdowns ticking.
+            #[arg(long)]
+            follow: bool,
+            /// With --follow: a line of JSON per change (JSON Lines), each
+            /// the whole set of crash-looping pods.
+            #[arg(long, requires = "follow")]
+            json: bool,
+        },
         /// Reads a cluster as JSON on standard input, `{"nodeClasses": [{"name":
         /// "pool-a", "nodes": 5000, "scenario": {…a Scenario…}, "spreadMs": 0}],
         /// "apiServer": {"replicas": 3, "maxRequestsInflight": 400,
@@ -165,6 +180,9 @@ mod cli {
 use crashloop_explorer::engine::field::quoted;
 
 #[cfg(not(target_arch = "wasm32"))]
+mod follow;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     use clap::Parser;
     use cli::{Cli, Command};
@@ -189,7 +207,12 @@ fn main() -> std::process::ExitCode {
         Some(Command::Pod(node)) => read_input()
             .and_then(|i| pod(&node, &i, false))
             .map(|j| format!("{j}\n")),
-        Some(Command::Pods(node)) => read_input()
+        Some(Command::Pods {
+            node,
+            follow: true,
+            json,
+        }) => return follow::run(&node, json),
+        Some(Command::Pods { node, .. }) => read_input()
             .and_then(|i| pod(&node, &i, true))
             .map(|j| format!("{j}\n")),
         Some(Command::Cluster {
@@ -262,13 +285,13 @@ fn scenario(input: &str) -> Result<String, String> {
     serde_json::to_string_pretty(&explore(&s)).map_err(|e| e.to_string())
 }
 
+/// The node the options describe: `--version` and `--config`.
 #[cfg(not(target_arch = "wasm32"))]
-fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
+fn node_assumed(
+    node: &cli::Node,
+) -> Result<crashloop_explorer::engine::pod::NodeAssumption, String> {
     use crashloop_explorer::engine::config::{KubeletConfig, KubeletVersion};
-    use crashloop_explorer::engine::pod::{diagnose, diagnose_pods, NodeAssumption};
-    use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod, pods_json, read_pods};
-    use crashloop_explorer::formats::time::parse_rfc3339;
-
+    use crashloop_explorer::engine::pod::NodeAssumption;
     let version = KubeletVersion::parse(&node.version).ok_or_else(|| {
         format!(
             "--version {}: not a modelled kubelet version (1.31 to 1.37)",
@@ -283,18 +306,32 @@ fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
                 .map_err(|e| format!("--config: not a KubeletConfiguration: {e}"))
         })
         .transpose()?;
-    let node_assumed = NodeAssumption::new(version, config.as_ref(), "with this configuration")
-        .map_err(|e| e.to_string())?;
+    NodeAssumption::new(version, config.as_ref(), "with this configuration")
+        .map_err(|e| e.to_string())
+}
+
+/// The wall clock, in milliseconds since the Unix epoch.
+#[cfg(not(target_arch = "wasm32"))]
+fn clock() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pod(node: &cli::Node, input: &str, every: bool) -> Result<String, String> {
+    use crashloop_explorer::engine::pod::{diagnose, diagnose_pods};
+    use crashloop_explorer::formats::pod::{diagnosis_json, parse_pod, pods_json, read_pods};
+    use crashloop_explorer::formats::time::parse_rfc3339;
+
+    let node_assumed = node_assumed(node)?;
+    let version = node_assumed.version;
     let chosen = node
         .now
         .as_deref()
         .map(|t| parse_rfc3339(t).map_err(|e| format!("--now: {e}")))
         .transpose()?;
-    let now = chosen.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64)
-    });
+    let now = chosen.unwrap_or_else(clock);
     let node = node_assumed;
     let json = if every {
         let read = read_pods(input, version)?;

@@ -12,6 +12,7 @@ pub mod field;
 pub mod job;
 pub mod lifecycle;
 pub mod limiter;
+pub mod live;
 pub mod pod;
 pub mod presets;
 pub mod requests;

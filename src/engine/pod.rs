@@ -252,7 +252,7 @@ pub fn curve_wait(initial: Ms, max: Ms, restarts: u64) -> Ms {
 }
 
 /// The smallest step `k ≥ 1` at which the curve waits `wait`.
-fn step_of(initial: Ms, max: Ms, wait: Ms) -> Option<u32> {
+pub fn step_of(initial: Ms, max: Ms, wait: Ms) -> Option<u32> {
     (1..=64u32).find(|&k| curve_wait(initial, max, u64::from(k)) == wait)
 }
 
@@ -782,6 +782,48 @@ pub fn newest_time(pod: &PodObservation) -> Option<Epoch> {
         .max()
 }
 
+impl PodDiagnosis {
+    /// The soonest next restart of its containers.
+    pub fn soonest(&self) -> Option<Epoch> {
+        self.containers
+            .iter()
+            .filter_map(|c| c.next_restart_at)
+            .min()
+    }
+
+    /// Every container running, done or still being created: nothing to
+    /// wait for.
+    pub fn calm(&self) -> bool {
+        self.containers.iter().all(|c| {
+            matches!(
+                c.state.as_str(),
+                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
+            )
+        })
+    }
+
+    /// Its containers' restarts, summed as kubectl's RESTARTS sums them.
+    pub fn restarts(&self) -> u64 {
+        self.containers.iter().filter_map(|c| c.restart_count).sum()
+    }
+
+    /// Whether it belongs in a list of crash loops: a container not calm,
+    /// one that has restarted, or a restart to come.
+    pub fn looping(&self) -> bool {
+        !self.calm() || self.restarts() > 0 || self.soonest().is_some()
+    }
+}
+
+/// The order pods are listed in: soonest restart first, then those in
+/// trouble (a container not running), then the most restarted.
+pub fn rank(d: &PodDiagnosis) -> (Epoch, bool, std::cmp::Reverse<u64>) {
+    (
+        d.soonest().unwrap_or(Epoch::MAX),
+        d.calm(),
+        std::cmp::Reverse(d.restarts()),
+    )
+}
+
 /// Diagnoses every pod at `now`, or, when the caller did not choose the
 /// moment and the output is stale, as of the output's newest time.
 pub fn diagnose_pods(
@@ -824,29 +866,7 @@ pub fn diagnose_pods(
         })
         .enumerate()
         .collect();
-    let soonest = |d: &PodDiagnosis| {
-        d.containers
-            .iter()
-            .filter_map(|c| c.next_restart_at)
-            .min()
-            .unwrap_or(Epoch::MAX)
-    };
-    // Then the pods in trouble (a container not running), then the most restarted.
-    let calm = |d: &PodDiagnosis| {
-        d.containers.iter().all(|c| {
-            matches!(
-                c.state.as_str(),
-                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
-            )
-        })
-    };
-    let restarts = |d: &PodDiagnosis| {
-        d.containers
-            .iter()
-            .filter_map(|c| c.restart_count)
-            .sum::<u64>()
-    };
-    ranked.sort_by_key(|(_, d)| (soonest(d), calm(d), std::cmp::Reverse(restarts(d))));
+    ranked.sort_by_key(|(_, d)| rank(d));
     let (order, pods) = ranked.into_iter().unzip();
     PodsDiagnosis {
         pods,

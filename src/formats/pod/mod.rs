@@ -9,6 +9,7 @@ mod describe;
 mod events;
 mod object;
 mod table;
+pub mod watch;
 
 use serde_json::Value;
 

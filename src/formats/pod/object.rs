@@ -70,6 +70,25 @@ pub fn read_value(
     Ok((shape, pods, notes))
 }
 
+/// One Pod object (a watch's document), with what the reader assumed.
+pub fn read_pod(
+    v: &Value,
+    version: KubeletVersion,
+) -> Result<(PodObservation, Vec<String>), String> {
+    let mut notes = vec![];
+    parse_pod_object(v, version, &mut notes).map(|p| (p, notes))
+}
+
+/// Whether a Pod reports any container status yet.
+pub fn has_container_statuses(v: &Value) -> bool {
+    LISTS.iter().any(|(list, _)| {
+        v.get("status")
+            .and_then(|s| s.get(list))
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    })
+}
+
 /// Every pod of `items`: of several, one that cannot be read (a pod still
 /// pending, with no container statuses) is left out with a note.
 fn read_items(

@@ -1,0 +1,504 @@
+//! A watch of pods as it comes: `kubectl get pods -o json --watch` (each Pod
+//! its own indented document; `--output-watch-events` wraps each in
+//! `{"type", "object"}`), the API's own stream (`kubectl get --raw
+//! '/api/v1/pods?watch=1'`, an event a line) and a PodList (the list a watch
+//! starts from), read into `engine::live` changes.
+//!
+//! Documents are framed here, by brace depth: serde_json's
+//! StreamDeserializer stops for good at the first malformed document, and a
+//! watch must skip it, say so and read on.
+
+use std::hash::{Hash, Hasher};
+
+use serde_json::Value;
+
+use super::object::{has_container_statuses, read_pod};
+use super::{diagnosis_json, time};
+use crate::engine::config::KubeletVersion;
+use crate::engine::duration::format_go_duration_ms;
+use crate::engine::live::{Change, Listed, Live};
+use crate::engine::pod::{step_of, ContainerDiagnosis, Epoch};
+use crate::formats::time::format_rfc3339;
+
+/// One document is at most this long: a Pod is a few KB, its managed fields
+/// included.
+pub const MAX_DOCUMENT: usize = super::MAX_POD_TEXT;
+
+/// What the command tells a user whose stream is not this.
+pub const FOLLOW_HOW: &str =
+    "--follow reads `kubectl get pods -A -o json --watch` (with or without --output-watch-events)";
+
+/// Documents cut out of a stream of text.
+#[derive(Debug, Default)]
+pub struct Framer {
+    /// The part of the last chunk after its last newline.
+    partial: String,
+    doc: String,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// Lines read, and the line the open document started on.
+    line: u64,
+    doc_line: u64,
+    /// Inside a run of lines that are not JSON, already reported.
+    stray: bool,
+    /// Dropping the rest of a document that was too long.
+    dropping: bool,
+}
+
+/// A document cut out, or text that is none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Framed {
+    Document { line: u64, value: Value },
+    Bad { line: u64, why: String },
+}
+
+impl Framer {
+    /// Reads a chunk of the stream (any length; a line may span chunks).
+    pub fn push(&mut self, chunk: &str) -> Vec<Framed> {
+        let mut out = vec![];
+        self.partial.push_str(chunk);
+        while let Some(end) = self.partial.find('\n') {
+            let line: String = self.partial.drain(..=end).collect();
+            self.line(line.trim_end_matches(['\n', '\r']), &mut out);
+        }
+        if self.partial.len() > MAX_DOCUMENT {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line, &mut out);
+        }
+        out
+    }
+
+    /// The end of the stream: what is left is read, or reported cut short.
+    pub fn finish(&mut self) -> Vec<Framed> {
+        let mut out = vec![];
+        let rest = std::mem::take(&mut self.partial);
+        if !rest.is_empty() {
+            self.line(&rest, &mut out);
+        }
+        if !self.doc.is_empty() {
+            out.push(Framed::Bad {
+                line: self.doc_line,
+                why: "cut short: the stream ended inside it".into(),
+            });
+            self.reset();
+        }
+        out
+    }
+
+    fn reset(&mut self) {
+        self.doc.clear();
+        self.depth = 0;
+        self.in_string = false;
+        self.escaped = false;
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<Framed>) {
+        self.line += 1;
+        // kubectl indents what is inside a document: a `{` at the start of
+        // a line opens a new one, and one still open was cut short.
+        let opens =
+            line.starts_with('{') || (self.doc.is_empty() && line.trim_start().starts_with('{'));
+        if opens {
+            self.dropping = false;
+            self.stray = false;
+            if !self.doc.is_empty() {
+                out.push(Framed::Bad {
+                    line: self.doc_line,
+                    why: "cut short: a new document began before it closed".into(),
+                });
+                self.reset();
+            }
+        }
+        if self.dropping {
+            return;
+        }
+        if self.doc.is_empty() && !opens {
+            if !line.trim().is_empty() && !self.stray {
+                self.stray = true;
+                out.push(Framed::Bad {
+                    line: self.line,
+                    why: format!("not JSON ({}): {FOLLOW_HOW}", excerpt(line)),
+                });
+            }
+            return;
+        }
+        if self.doc.is_empty() {
+            self.doc_line = self.line;
+        }
+        let mut from = 0;
+        for (i, b) in line.bytes().enumerate() {
+            if self.in_string {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        self.doc.push_str(&line[from..=i]);
+                        from = i + 1;
+                        let text = std::mem::take(&mut self.doc);
+                        out.push(match serde_json::from_str(&text) {
+                            Ok(value) => Framed::Document {
+                                line: self.doc_line,
+                                value,
+                            },
+                            Err(e) => Framed::Bad {
+                                line: self.doc_line,
+                                why: format!("not JSON: {e}"),
+                            },
+                        });
+                        self.reset();
+                        self.doc_line = self.line;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let rest = &line[from..];
+        if self.doc.is_empty() && rest.trim().is_empty() {
+            return;
+        }
+        self.doc.push_str(rest);
+        self.doc.push('\n');
+        if self.doc.len() > MAX_DOCUMENT {
+            out.push(Framed::Bad {
+                line: self.doc_line,
+                why: format!(
+                    "over {} KB: no Pod is this long; skipped to the next document",
+                    MAX_DOCUMENT / 1024
+                ),
+            });
+            self.reset();
+            self.dropping = true;
+        }
+    }
+}
+
+/// The start of a line, to say which.
+fn excerpt(line: &str) -> String {
+    const CHARS: usize = 40;
+    let t = line.trim();
+    match t.char_indices().nth(CHARS) {
+        Some((at, _)) => format!("`{}…`", &t[..at]),
+        None => format!("`{t}`"),
+    }
+}
+
+/// What one document of a watch means.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    Change(Change),
+    /// The API server ended the watch with an error (an `ERROR` event, or
+    /// the Status kubectl prints for one).
+    Ended(String),
+    /// A document not read, and why (said with where it began).
+    Skipped(String),
+}
+
+/// Reads a stream of documents into changes.
+#[derive(Debug)]
+pub struct WatchReader {
+    framer: Framer,
+    version: KubeletVersion,
+    documents: u64,
+    /// The newest `resourceVersion` seen (an object's, a list's, a
+    /// bookmark's): where a watch would resume.
+    pub resource_version: Option<String>,
+}
+
+impl WatchReader {
+    pub fn new(version: KubeletVersion) -> Self {
+        Self {
+            framer: Framer::default(),
+            version,
+            documents: 0,
+            resource_version: None,
+        }
+    }
+
+    /// Reads a chunk of the stream.
+    pub fn push(&mut self, chunk: &str) -> Vec<Read> {
+        let framed = self.framer.push(chunk);
+        self.read(framed)
+    }
+
+    /// The end of the stream.
+    pub fn finish(&mut self) -> Vec<Read> {
+        let framed = self.framer.finish();
+        self.read(framed)
+    }
+
+    fn read(&mut self, framed: Vec<Framed>) -> Vec<Read> {
+        let mut out = vec![];
+        for f in framed {
+            self.documents += 1;
+            match f {
+                Framed::Bad { line, why } => out.push(Read::Skipped(format!(
+                    "document {} (line {line}): {why}; skipped",
+                    self.documents
+                ))),
+                Framed::Document { line, value } => {
+                    let at = format!("document {} (line {line})", self.documents);
+                    self.document(&at, &value, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn note_version(&mut self, v: &Value) {
+        if let Some(rv) = v
+            .get("metadata")
+            .and_then(|m| m.get("resourceVersion"))
+            .and_then(Value::as_str)
+        {
+            self.resource_version = Some(rv.to_owned());
+        }
+    }
+
+    fn document(&mut self, at: &str, v: &Value, out: &mut Vec<Read>) {
+        let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+        // A watch event: {"type": "MODIFIED", "object": {…}}.
+        if let (Some(kind), Some(object)) = (v.get("type").and_then(Value::as_str), v.get("object"))
+        {
+            match kind {
+                "ADDED" | "MODIFIED" => self.pod(at, object, out),
+                "DELETED" => {
+                    self.note_version(object);
+                    out.push(Read::Change(Change::Remove { key: key(object) }));
+                }
+                "BOOKMARK" => self.note_version(object),
+                "ERROR" => out.push(Read::Ended(status_words(object))),
+                other => out.push(Read::Skipped(format!(
+                    "{at}: a watch event of type {}, not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR; skipped",
+                    crate::engine::field::quoted(other)
+                ))),
+            }
+            return;
+        }
+        match kind {
+            "Status" => out.push(Read::Ended(status_words(v))),
+            "List" | "PodList" => {
+                self.note_version(v);
+                let items = v.get("items").and_then(Value::as_array);
+                for item in items.into_iter().flatten() {
+                    self.pod(at, item, out);
+                }
+            }
+            "Pod" | ""
+                if v.is_object() && (v.get("metadata").is_some() || v.get("status").is_some()) =>
+            {
+                self.pod(at, v, out)
+            }
+            "" => out.push(Read::Skipped(format!(
+                "{at}: neither a Pod nor a watch event; skipped: {FOLLOW_HOW}"
+            ))),
+            other => out.push(Read::Skipped(format!(
+                "{at}: a {other}, not a Pod; skipped: {FOLLOW_HOW}"
+            ))),
+        }
+    }
+
+    fn pod(&mut self, at: &str, v: &Value, out: &mut Vec<Read>) {
+        self.note_version(v);
+        let key = key(v);
+        let deleting = v
+            .get("metadata")
+            .and_then(|m| m.get("deletionTimestamp"))
+            .is_some_and(|t| !t.is_null());
+        if deleting || !has_container_statuses(v) {
+            out.push(Read::Change(Change::Remove { key }));
+            return;
+        }
+        match read_pod(v, self.version) {
+            Ok((pod, notes)) => {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                v.get("status").map(Value::to_string).hash(&mut h);
+                v.get("spec").map(Value::to_string).hash(&mut h);
+                out.push(Read::Change(Change::Put {
+                    key,
+                    fingerprint: h.finish(),
+                    pod: Box::new(pod),
+                    notes,
+                }));
+            }
+            Err(e) => out.push(Read::Skipped(format!("{at}: {key}: {e}; skipped"))),
+        }
+    }
+}
+
+/// A pod's identity: its UID, else namespace/name.
+fn key(v: &Value) -> String {
+    let meta = |k: &str| {
+        v.get("metadata")
+            .and_then(|m| m.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    match meta("uid") {
+        "" => format!("{}/{}", meta("namespace"), meta("name")),
+        uid => uid.to_owned(),
+    }
+}
+
+/// A Status as the API server words it: `410 Expired: too old resource
+/// version: 1 (42)`.
+fn status_words(v: &Value) -> String {
+    let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+    let code = v.get("code").and_then(Value::as_u64);
+    let mut words = String::new();
+    if let Some(c) = code {
+        words.push_str(&format!("{c} "));
+    }
+    words.push_str(match text("reason") {
+        "" => "error",
+        r => r,
+    });
+    if !text("message").is_empty() {
+        words.push_str(": ");
+        words.push_str(text("message"));
+    }
+    words
+}
+
+/// A countdown as the table shows it: `in 1m12s`, `due` inside the window
+/// the kubelet acts in, `due, 12s late` past it.
+pub fn countdown(c: &ContainerDiagnosis, now: Epoch) -> String {
+    let Some(next) = c.next_restart_at else {
+        return "-".into();
+    };
+    let secs = |ms: i64| format_go_duration_ms((ms.max(0) as u64).div_ceil(1000) * 1000);
+    if next > now {
+        return format!("in {}", secs(next - now));
+    }
+    match c.next_restart_latest_at {
+        Some(latest) if now > latest => format!("due, {} late", secs(now - latest)),
+        _ => "due".into(),
+    }
+}
+
+/// The containers of a listed pod that the table shows: those looping.
+fn shown(d: &Listed) -> impl Iterator<Item = &ContainerDiagnosis> {
+    d.diagnosis.containers.iter().filter(|c| {
+        c.restart_count.unwrap_or(0) > 0
+            || c.next_restart_at.is_some()
+            || !matches!(
+                c.state.as_str(),
+                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
+            )
+    })
+}
+
+/// The header line: what the diagnoses assume, how many pods loop, when.
+pub fn watch_header(live: &Live, now: Epoch) -> String {
+    let listed = live.pods().len();
+    format!(
+        "{} crash-looping of {} pods watched, {} · assumed: {}",
+        listed,
+        live.watched(),
+        format_rfc3339(now),
+        live.node().label
+    )
+}
+
+/// The terminal's table at `now`: a row per looping container, soonest
+/// restart first.
+pub fn watch_table(live: &Live, now: Epoch) -> String {
+    const HEAD: [&str; 8] = [
+        "POD",
+        "CONTAINER",
+        "STATE",
+        "RESTARTS",
+        "STEP",
+        "BACK-OFF",
+        "NEXT RESTART",
+        "LAST EXIT",
+    ];
+    let b = &live.node().backoff;
+    let steps = step_of(b.initial_ms, b.max_ms, b.max_ms);
+    let mut rows: Vec<[String; 8]> = vec![HEAD.map(str::to_owned)];
+    for p in live.pods() {
+        let d = &p.diagnosis;
+        for c in shown(p) {
+            let step = match (c.curve_step, steps) {
+                (Some(s), Some(of)) => format!("{s}/{of}"),
+                (Some(s), None) => s.to_string(),
+                _ => "-".into(),
+            };
+            let exit = match (&c.exit_reason, c.exit_code) {
+                (Some(r), Some(code)) => format!("{r} ({code})"),
+                (None, Some(code)) => format!("exit {code}"),
+                (Some(r), None) => r.clone(),
+                (None, None) => "-".into(),
+            };
+            rows.push([
+                format!("{}/{}", d.namespace, d.pod),
+                if c.name.is_empty() {
+                    "-".into()
+                } else {
+                    c.name.clone()
+                },
+                c.state.clone(),
+                c.restart_count.map_or("-".into(), |n| n.to_string()),
+                step,
+                c.backoff_ms.map_or("-".into(), format_go_duration_ms),
+                countdown(c, now),
+                exit,
+            ]);
+        }
+    }
+    let widths: Vec<usize> = (0..HEAD.len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = watch_header(live, now);
+    out.push('\n');
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    if rows.len() == 1 {
+        out.push_str("(no crash-looping pod)\n");
+    }
+    out
+}
+
+/// The whole current set at `now`, as `pods` prints pods, one line of
+/// JSON Lines: each pod as diagnosed at its last change (`diagnosedAt`),
+/// its countdowns as of `now`.
+pub fn watch_json(live: &Live, now: Epoch) -> Value {
+    let pods: Vec<Value> = live
+        .pods()
+        .into_iter()
+        .map(|p| {
+            let mut v = diagnosis_json(&p.diagnosis);
+            if let Some(cs) = v.get_mut("containers").and_then(Value::as_array_mut) {
+                for (c, d) in cs.iter_mut().zip(&p.diagnosis.containers) {
+                    c["countdownMs"] = d.next_restart_at.map(|t| t - now).into();
+                }
+            }
+            v["diagnosedAt"] = time(Some(p.at));
+            v
+        })
+        .collect();
+    serde_json::json!({
+        "assumes": live.node().label,
+        "shape": "watch",
+        "asOf": time(Some(now)),
+        "watched": live.watched(),
+        "pods": pods,
+    })
+}

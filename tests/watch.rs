@@ -1,0 +1,430 @@
+//! A watch read as it comes (formats::pod::watch) into the live set
+//! (engine::live): how documents are cut from the stream whatever its
+//! framing, what each means, and the crash loops kept, with numbers worked
+//! out by hand. kubectl itself prints the stream in tests/kubectl.rs.
+
+use crashloop_explorer::engine::config::KubeletVersion;
+use crashloop_explorer::engine::live::{Change, Live};
+use crashloop_explorer::engine::pod::NodeAssumption;
+use crashloop_explorer::formats::pod::watch::{
+    countdown, watch_json, watch_table, Framed, Framer, Read, WatchReader,
+};
+use crashloop_explorer::formats::time::parse_rfc3339;
+use serde_json::{json, Value};
+
+fn at(t: &str) -> i64 {
+    parse_rfc3339(t).expect("a time")
+}
+
+/// A pod with one container `app`: crash-looping after `restarts` restarts
+/// (its last run `started`–`finished`, exit 1), or running since `started`
+/// when `finished` is empty.
+fn pod(name: &str, uid: &str, restarts: u64, started: &str, finished: &str) -> Value {
+    let (state, last) = if finished.is_empty() {
+        (json!({"running": {"startedAt": started}}), json!({}))
+    } else {
+        (
+            json!({"waiting": {"reason": "CrashLoopBackOff", "message": ""}}),
+            json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": started, "finishedAt": finished}}),
+        )
+    };
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "shop", "uid": uid, "resourceVersion": "10"},
+        "spec": {"restartPolicy": "Always", "containers": [{"name": "app", "image": "app:1"}]},
+        "status": {"phase": "Running", "startTime": "2026-11-20T09:00:00Z",
+            "containerStatuses": [{"name": "app", "restartCount": restarts, "state": state, "lastState": last}]},
+    })
+}
+
+fn documents(framed: &[Framed]) -> Vec<&Value> {
+    framed
+        .iter()
+        .filter_map(|f| match f {
+            Framed::Document { value, .. } => Some(value),
+            Framed::Bad { .. } => None,
+        })
+        .collect()
+}
+
+fn bad(framed: &[Framed]) -> Vec<(u64, &str)> {
+    framed
+        .iter()
+        .filter_map(|f| match f {
+            Framed::Bad { line, why } => Some((*line, why.as_str())),
+            Framed::Document { .. } => None,
+        })
+        .collect()
+}
+
+#[test]
+fn documents_are_cut_from_each_of_kubectls_framings_and_any_chunking() {
+    let a = pod(
+        "a",
+        "u-a",
+        1,
+        "2026-11-20T10:00:00Z",
+        "2026-11-20T10:00:01Z",
+    );
+    let b = pod("b", "u-b", 0, "2026-11-20T10:00:00Z", "");
+    // `-o json --watch`: indented documents one after another (kubectl
+    // indents by four, serde_json by two: only the first column matters).
+    let indented = format!(
+        "{}\n{}\n",
+        serde_json::to_string_pretty(&a).unwrap(),
+        serde_json::to_string_pretty(&b).unwrap()
+    );
+    // `--output-watch-events` (kubectl 1.33) and the API's own stream: one
+    // event a line.
+    let lines = format!(
+        "{}\n{}\n",
+        json!({"type": "ADDED", "object": a}),
+        json!({"type": "MODIFIED", "object": b})
+    );
+    for text in [&indented, &lines] {
+        let mut whole = Framer::default();
+        let mut framed = whole.push(text);
+        framed.extend(whole.finish());
+        assert_eq!(documents(&framed).len(), 2, "{text}");
+        assert!(bad(&framed).is_empty(), "{framed:?}");
+        // Chunks of 7 bytes (a network's), cut anywhere, even inside a
+        // character: the same documents.
+        let mut chunked = Framer::default();
+        let mut again = vec![];
+        let bytes = text.as_bytes();
+        let mut pending = vec![];
+        for c in bytes.chunks(7) {
+            pending.extend_from_slice(c);
+            let valid = match std::str::from_utf8(&pending) {
+                Ok(s) => s.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            let s = std::str::from_utf8(&pending[..valid]).unwrap().to_owned();
+            pending.drain(..valid);
+            again.extend(chunked.push(&s));
+        }
+        again.extend(chunked.finish());
+        assert_eq!(again, framed);
+    }
+    // The line each document began on.
+    let mut f = Framer::default();
+    let framed = f.push(&indented);
+    let second = indented.lines().skip(1).position(|l| l == "{").unwrap() as u64 + 2;
+    assert!(matches!(framed[1], Framed::Document { line, .. } if line == second));
+}
+
+#[test]
+fn a_broken_document_is_said_and_skipped_and_reading_goes_on() {
+    let good = json!({"type": "ADDED", "object": pod("a", "u-a", 0, "2026-11-20T10:00:00Z", "")})
+        .to_string();
+    let text = format!(
+        // A table line or two (the user forgot `-o json`), said once.
+        "NAME    READY   STATUS    RESTARTS   AGE\nweb-0   0/1     CrashLoopBackOff   5   10m\n\
+         {good}\n\
+         {{\"type\":\"MODIFIED\",\"object\":{{\"kind\":\"Pod\",,\"metadata\":{{}}}}}}\n\
+         {{\"type\":\"MODIFIED\",\"object\":{{\"kind\":\"Pod\",\n\
+         {good}\n\
+         {{\"kind\": \"Pod\", \"metadata\": {{\"name\": \"braces }} and {{ in a string\"}}}}\n"
+    );
+    let mut f = Framer::default();
+    let mut framed = f.push(&text);
+    framed.extend(f.finish());
+    assert_eq!(documents(&framed).len(), 3, "{framed:?}");
+    assert_eq!(
+        documents(&framed)[2]["metadata"]["name"],
+        "braces } and { in a string"
+    );
+    let said = bad(&framed);
+    assert_eq!(said.len(), 3, "{said:?}");
+    assert_eq!(said[0].0, 1);
+    assert!(
+        said[0]
+            .1
+            .starts_with("not JSON (`NAME    READY   STATUS    RESTARTS   AGE`): --follow reads"),
+        "{}",
+        said[0].1
+    );
+    assert_eq!(said[1].0, 4);
+    assert_eq!(
+        said[1].1,
+        "not JSON: key must be a string at line 1 column 43"
+    );
+    assert_eq!(
+        said[2],
+        (5, "cut short: a new document began before it closed")
+    );
+    // The stream ending inside a document.
+    let mut f = Framer::default();
+    f.push("{\n  \"kind\": \"Pod\",\n");
+    assert_eq!(
+        f.finish(),
+        vec![Framed::Bad {
+            line: 1,
+            why: "cut short: the stream ended inside it".into()
+        }]
+    );
+    // No document is over a megabyte: the rest of it goes unread.
+    let mut f = Framer::default();
+    let long = format!(
+        "{{\n\"a\": \"{}\",\n\"b\": 1\n}}\n{good}\n",
+        "x".repeat(1 << 20)
+    );
+    let framed = f.push(&long);
+    assert_eq!(documents(&framed).len(), 1);
+    assert_eq!(
+        bad(&framed)[0].1,
+        "over 1024 KB: no Pod is this long; skipped to the next document"
+    );
+}
+
+fn reads(text: &str) -> (Vec<Read>, Option<String>) {
+    let mut r = WatchReader::new(KubeletVersion::V1_37);
+    let mut out = r.push(text);
+    out.extend(r.finish());
+    (out, r.resource_version.clone())
+}
+
+#[test]
+fn each_document_says_what_changed() {
+    let a = pod(
+        "a",
+        "u-a",
+        2,
+        "2026-11-20T10:00:04Z",
+        "2026-11-20T10:00:05Z",
+    );
+    let mut deleting = a.clone();
+    deleting["metadata"]["deletionTimestamp"] = json!("2026-11-20T10:01:00Z");
+    let mut pending = a.clone();
+    pending["status"] = json!({"phase": "Pending"});
+    let remove = |k: &str| Read::Change(Change::Remove { key: k.into() });
+    // Deleted, being deleted, not started: the set loses it.
+    for doc in [
+        json!({"type": "DELETED", "object": a}),
+        json!({"type": "MODIFIED", "object": deleting}),
+        pending,
+    ] {
+        assert_eq!(reads(&format!("{doc}\n")).0, vec![remove("u-a")], "{doc}");
+    }
+    // Without a UID, namespace/name is the key.
+    let mut no_uid = a.clone();
+    no_uid["metadata"].as_object_mut().unwrap().remove("uid");
+    let (r, _) = reads(&format!(
+        "{}\n",
+        json!({"type": "DELETED", "object": no_uid})
+    ));
+    assert_eq!(r, vec![remove("shop/a")]);
+    // The API server's 410 as an ERROR event, and bare as kubectl prints it
+    // without --output-watch-events.
+    let status = json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+        "message": "too old resource version: 1 (42)", "reason": "Expired", "code": 410});
+    for doc in [json!({"type": "ERROR", "object": status}), status.clone()] {
+        assert_eq!(
+            reads(&format!("{doc}\n")).0,
+            vec![Read::Ended(
+                "410 Expired: too old resource version: 1 (42)".into()
+            )]
+        );
+    }
+    // A list (where a watch starts) puts each pod and says where to resume;
+    // a bookmark moves that on and changes nothing.
+    let list = json!({"kind": "PodList", "metadata": {"resourceVersion": "77"},
+        "items": [a, pod("b", "u-b", 0, "2026-11-20T10:00:00Z", "")]});
+    let (r, rv) = reads(&format!("{list}\n"));
+    assert_eq!(r.len(), 2);
+    assert!(matches!(&r[0], Read::Change(Change::Put { key, .. }) if key == "u-a"));
+    assert_eq!(
+        rv.as_deref(),
+        Some("10"),
+        "the last item's own version is newer news"
+    );
+    let bookmark = json!({"type": "BOOKMARK", "object": {"kind": "Pod", "metadata": {"resourceVersion": "99"}}});
+    let (r, rv) = reads(&format!("{list}\n{bookmark}\n"));
+    assert_eq!((r.len(), rv.as_deref()), (2, Some("99")));
+    // Not a pod: skipped, saying which and why.
+    let (r, _) = reads("{\"kind\": \"Service\", \"metadata\": {}}\n");
+    assert_eq!(
+        r,
+        vec![Read::Skipped("document 1 (line 1): a Service, not a Pod; skipped: --follow reads `kubectl get pods -A -o json --watch` (with or without --output-watch-events)".into())]
+    );
+    let (r, _) = reads(&format!("{}\n", json!({"type": "SYNC", "object": {}})));
+    assert!(
+        matches!(&r[0], Read::Skipped(s) if s.contains("type \"SYNC\"")),
+        "{r:?}"
+    );
+}
+
+fn live() -> Live {
+    Live::new(NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap())
+}
+
+fn apply(live: &mut Live, doc: &Value, now: i64) -> bool {
+    let (reads, _) = reads(&format!("{doc}\n"));
+    let mut changed = false;
+    for r in reads {
+        match r {
+            Read::Change(c) => changed |= live.apply(c, now),
+            other => panic!("{other:?}"),
+        }
+    }
+    changed
+}
+
+/// Pod a's app restarted twice and last ran 10:00:04–10:00:05: on 1.37's
+/// shipped curve its wait is 10·2¹ = 20 s (step 2 of 6: 10, 20, 40, 80,
+/// 160, 300), so it restarts at 10:00:25, and at the latest 10 s later
+/// (the worker's requeue lags by half the wait, at most 30 s): 10:00:35.
+#[test]
+fn the_set_keeps_each_pods_newest_state_and_counts_down() {
+    let now = at("2026-11-20T10:00:13Z");
+    let mut l = live();
+    let a = pod(
+        "a",
+        "u-a",
+        2,
+        "2026-11-20T10:00:04Z",
+        "2026-11-20T10:00:05Z",
+    );
+    assert!(apply(&mut l, &a, now));
+    // The same status again (a resourceVersion bump): nothing to redo.
+    let mut same = a.clone();
+    same["metadata"]["resourceVersion"] = json!("11");
+    assert!(!apply(&mut l, &same, now));
+    // A calm pod is watched, not listed.
+    let b = pod("b", "u-b", 0, "2026-11-20T09:00:00Z", "");
+    assert!(!apply(&mut l, &b, now));
+    assert_eq!((l.watched(), l.pods().len()), (2, 1));
+    let c = &l.pods()[0].diagnosis.containers[0];
+    assert_eq!(
+        (
+            c.backoff_ms,
+            c.curve_step,
+            c.next_restart_at,
+            c.next_restart_latest_at
+        ),
+        (
+            Some(20_000),
+            Some(2),
+            Some(at("2026-11-20T10:00:25Z")),
+            Some(at("2026-11-20T10:00:35Z"))
+        )
+    );
+    assert_eq!(countdown(c, now), "in 12s");
+    assert_eq!(countdown(c, at("2026-11-20T10:00:24.001Z")), "in 1s");
+    assert_eq!(countdown(c, at("2026-11-20T10:00:25Z")), "due");
+    assert_eq!(countdown(c, at("2026-11-20T10:00:47Z")), "due, 12s late");
+    // The table at 10:00:13, and its JSON line: the countdown from the
+    // moment shown, the diagnosis from the pod's change.
+    assert_eq!(
+        watch_table(&l, now),
+        "1 crash-looping of 2 pods watched, 2026-11-20T10:00:13Z · assumed: kubelet 1.37's shipped defaults (10 s / 5 min)\n\
+         POD     CONTAINER  STATE             RESTARTS  STEP  BACK-OFF  NEXT RESTART  LAST EXIT\n\
+         shop/a  app        CrashLoopBackOff  2         2/6   20s       in 12s        Error (1)\n"
+    );
+    let line = watch_json(&l, at("2026-11-20T10:00:20Z"));
+    assert_eq!(
+        (
+            &line["shape"],
+            &line["watched"],
+            &line["pods"][0]["containers"][0]["countdownMs"],
+            &line["pods"][0]["diagnosedAt"]
+        ),
+        (
+            &json!("watch"),
+            &json!(2),
+            &json!(5_000),
+            &json!("2026-11-20T10:00:13Z")
+        )
+    );
+    // b crashes: listed, and first (its 10 s wait ends at 10:00:11, before
+    // a's 10:00:25).
+    let b2 = pod(
+        "b",
+        "u-b",
+        1,
+        "2026-11-20T10:00:00Z",
+        "2026-11-20T10:00:01Z",
+    );
+    assert!(apply(&mut l, &b2, now));
+    let order: Vec<&str> = l.pods().iter().map(|p| p.diagnosis.pod.as_str()).collect();
+    assert_eq!(order, ["b", "a"]);
+    // a is deleted: b alone is left, watched and listed.
+    assert!(apply(&mut l, &json!({"type": "DELETED", "object": a}), now));
+    assert_eq!((l.watched(), l.pods().len()), (1, 1));
+    // b runs again after one restart: still listed (a loop between crashes),
+    // its next exit waiting 10 s (step 1); this status shows no last exit.
+    let b3 = pod("b", "u-b", 1, "2026-11-20T10:00:12Z", "");
+    assert!(apply(&mut l, &b3, now));
+    assert_eq!(l.pods()[0].diagnosis.containers[0].state, "Running");
+    assert_eq!(
+        watch_table(&l, now).lines().nth(2).unwrap(),
+        "shop/b  app        Running  1         1/6   10s       -             -"
+    );
+}
+
+/// 2,000 pods, one in ten crash-looping, then each looping pod through 24
+/// more restarts and every calm one updated twice, and some deleted and
+/// added: the set holds each pod once, whatever came before. (The bench
+/// feeds 10,000 pods and a day of events to the command and reports its
+/// time and memory.)
+#[test]
+fn the_set_stays_the_size_of_the_cluster() {
+    const PODS: usize = 2_000;
+    let now = at("2026-11-20T12:00:00Z");
+    let mut l = live();
+    let mut r = WatchReader::new(KubeletVersion::V1_37);
+    let mut feed = |l: &mut Live, doc: Value| {
+        for read in r.push(&format!("{doc}\n")) {
+            if let Read::Change(c) = read {
+                l.apply(c, now);
+            }
+        }
+    };
+    let of = |i: usize, restarts: u64| {
+        let uid = format!("u-{i}");
+        if i % 10 == 0 {
+            pod(
+                &format!("p{i}"),
+                &uid,
+                restarts + 1,
+                "2026-11-20T11:00:00Z",
+                "2026-11-20T11:00:01Z",
+            )
+        } else {
+            pod(
+                &format!("p{i}"),
+                &uid,
+                0,
+                &format!("2026-11-20T09:{:02}:00Z", restarts % 60),
+                "",
+            )
+        }
+    };
+    for i in 0..PODS {
+        feed(&mut l, json!({"type": "ADDED", "object": of(i, 0)}));
+    }
+    assert_eq!((l.watched(), l.pods().len()), (PODS, PODS / 10));
+    for round in 1..=24u64 {
+        for i in (0..PODS).step_by(10) {
+            feed(&mut l, json!({"type": "MODIFIED", "object": of(i, round)}));
+        }
+    }
+    for round in 1..=2u64 {
+        for i in (1..PODS).filter(|i| i % 10 != 0) {
+            feed(&mut l, json!({"type": "MODIFIED", "object": of(i, round)}));
+        }
+    }
+    for i in 0..100 {
+        feed(&mut l, json!({"type": "DELETED", "object": of(i, 0)}));
+        feed(&mut l, json!({"type": "ADDED", "object": of(PODS + i, 0)}));
+    }
+    assert_eq!((l.watched(), l.pods().len()), (PODS, PODS / 10));
+    let p500 = l
+        .pods()
+        .into_iter()
+        .find(|p| p.diagnosis.pod == "p500")
+        .expect("p500");
+    let c = &p500.diagnosis.containers[0];
+    // 25 restarts: the curve's cap, 5 min.
+    assert_eq!((c.restart_count, c.backoff_ms), (Some(25), Some(300_000)));
+}
