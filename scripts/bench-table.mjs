@@ -58,7 +58,18 @@ for (const line of read("engine.txt").split("\n")) {
   const us = Number(m[2]);
   const value = us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 0)} µs`;
   if (/^(memory kept: )?simulate: 24 h, 25 ms \/ 1 s cap, no jitter, 1 pods/.test(name)) row("engine (native)", name, value, "< 0.5 ms", us < 500);
+  else if (/^follow: one watch document/.test(name)) row("pods --follow (native)", name, value, "< 16.7 ms", us < 16_700);
+  else if (/^follow: /.test(name)) row("pods --follow (native)", name, value);
   else row("engine (native)", name, value);
+}
+// Memory: "name   value MB".
+for (const line of read("engine.txt").split("\n")) {
+  const m = line.match(/^(.*?)\s+([\d.]+) MB$/);
+  if (!m) continue;
+  const name = m[1].trim();
+  const mb = Number(m[2]);
+  if (/after a day/.test(name)) row("pods --follow (native)", name, `${mb.toFixed(1)} MB`, "≤ 8 MB", mb <= 8);
+  else row("pods --follow (native)", name, `${mb.toFixed(1)} MB`);
 }
 
 const head = ["part", "measure", "value", "goal"];

@@ -3,7 +3,8 @@
 # tests, the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
 # them), the release build, and that build loaded under its
 # Content-Security-Policy in each engine (the custom element too), axe-core's
-# contrast rule on it, and a Hugo docs site that embeds it.
+# contrast rule on it, its cluster watch through kubectl proxy, and a Hugo
+# docs site that embeds it.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
 cd "$ROOT"
@@ -71,6 +72,8 @@ sleep 1
 node scripts/smoke.mjs "http://127.0.0.1:$port/"
 say "colour contrast (axe-core) in light, dark and forced colours"
 node scripts/axe.mjs "http://127.0.0.1:$port/"
+say "the cluster watch through real kubectl proxy --www, in headless Chromium"
+cargo test --test live -- --ignored
 say "a Hugo docs site with two <crashloop-explorer> elements, in headless Chromium"
 bash scripts/docs-site.sh
 # Firefox and WebKit over W3C WebDriver (each serves dist/ itself, with the

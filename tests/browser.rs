@@ -1427,6 +1427,38 @@ async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
     );
 }
 
+/// "Watch this cluster" where no Kubernetes API answers at the page's origin
+/// (the test runner serves no `/api/v1`): it says so and shows the one
+/// command that serves the page beside one; a namespace that is no RFC 1123
+/// label is refused in the API server's words. (tests/live.rs watches a
+/// cluster through real kubectl proxy.)
+#[wasm_bindgen_test]
+async fn the_cluster_watch_says_how_to_start_it_where_no_api_answers() {
+    let page = Page::mount().await;
+    page.click("h-live").await;
+    for _ in 0..200 {
+        if page.root.query_selector("#live-no-api").unwrap().is_some() {
+            break;
+        }
+        yew::platform::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        page.text("live-command"),
+        "kubectl proxy --www=dist --www-prefix=/ui/"
+    );
+    assert!(page.root.query_selector("#live-pods").unwrap().is_none());
+    page.type_into("live-namespace", "Shop_1").await;
+    assert!(
+        page.text("live-namespace-error").starts_with(
+            "\"Shop_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"
+        ),
+        "{}",
+        page.text("live-namespace-error")
+    );
+    page.type_into("live-namespace", "shop").await;
+    assert_eq!(page.text("live-namespace-error"), "");
+}
+
 /// The Job view never answers for input it cannot run: a script naming a
 /// container the Job lacks, letters or a fraction in a number field.
 #[wasm_bindgen_test]

@@ -52,7 +52,7 @@ fn relative(ms: i64) -> String {
 
 /// The countdown to a restart, and what a restart already due means: the
 /// kubelet starts it at its next sync of the pod, by `latest` at the latest.
-fn countdown(at: i64, latest: Option<i64>, clock: i64) -> String {
+fn countdown(at: i64, latest: Option<i64>, clock: i64, watched: bool) -> String {
     if at >= clock {
         return relative(at - clock);
     }
@@ -61,6 +61,10 @@ fn countdown(at: i64, latest: Option<i64>, clock: i64) -> String {
             "due since {}: the kubelet starts it at its next sync of the pod, {} at the latest",
             format_span_ms((clock - at).unsigned_abs()),
             relative(l - clock)
+        ),
+        _ if watched => format!(
+            "due since {}: the kubelet should have restarted it by now, and the API has not said so: its node may be down, or its kubelet not reporting",
+            format_span_ms((clock - at).unsigned_abs())
         ),
         _ => format!(
             "due since {}: the kubelet should have restarted it by now; the output is older than it looks or the pod has moved on (paste a fresh one)",
@@ -266,70 +270,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                     })}>{ format!("Explore {} in the charts", c.name) }</button>
                 }
             });
-            let step = c.curve_step.map_or(String::new(), |k| format!(" (step {k} of the curve)"));
-            html! {
-                <div class="pod-container" id={format!("pod-c-{i}")}>
-                    <h3>{ match (from_row, c.name.is_empty()) {
-                        (true, _) => "the pod's containers, summed ".to_owned(),
-                        (false, true) => "a container the output does not name ".to_owned(),
-                        (false, false) => format!("{} ", c.name),
-                    } }<small>{ match (c.estimated, from_row) {
-                        (true, true) => "estimated from a table row".to_owned(),
-                        (true, false) => format!("{}, estimated", c.kind.name()),
-                        _ => c.kind.name().to_owned(),
-                    } }</small></h3>
-                    <dl class="counters">
-                        <dt>{"state"}</dt><dd id={format!("pod-state-{i}")}>{ c.state.clone() }</dd>
-                        <dt>{"restartCount"}</dt><dd>{ c.restart_count.map_or("not shown".to_owned(), |n| n.to_string()) }</dd>
-                        <dt>{"backoff now"}</dt><dd id={format!("pod-backoff-{i}")}>{
-                            c.backoff_ms.map_or("—".to_owned(), |b| format!("{}{step}{}", format_human_ms(b),
-                                if c.message_backoff_ms.is_some() { ", from the kubelet's message" } else { ", from the configuration" }))
-                        }</dd>
-                        <dt>{ if c.state.ends_with("ImagePullBackOff") || c.state.ends_with("ErrImagePull") { "next pull" } else { "next restart" } }</dt>
-                        <dd id={format!("pod-next-{i}")}>{
-                            match (c.next_restart_at, c.next_restart_latest_at) {
-                                (Some(t), Some(l)) => format!("{} (at the latest {})", format_rfc3339(t), format_rfc3339(l)),
-                                (Some(t), None) => format_rfc3339(t),
-                                (None, _) => "none coming".to_owned(),
-                            }
-                        }</dd>
-                        if let Some(t) = c.next_restart_at {
-                            <dt>{"countdown"}</dt><dd id={format!("pod-countdown-{i}")}>{ countdown(t, c.next_restart_latest_at, clock) }</dd>
-                        }
-                        <dt>{"last run"}</dt><dd id={format!("pod-run-{i}")}>{
-                            c.run_ms.map_or("—".to_owned(), |r| format!("{}, exit code {}", format_span_ms(r),
-                                c.exit_code.map_or("not shown".into(), |e| exit_words(e, c.exit_reason.as_deref().unwrap_or_default()))))
-                        }</dd>
-                        <dt>{"restart policy"}</dt><dd>{ c.verdict.clone() }</dd>
-                        if let Some(r) = c.restarts_next_hour {
-                            <dt>{"in the next hour"}</dt><dd id={format!("pod-hour-{i}")}>{ format!("{r} restart{}", if r == 1 { "" } else { "s" }) }</dd>
-                        }
-                        if let Some(t) = c.resets_if_runs_until {
-                            <dt>{"resets the curve"}</dt><dd id={format!("pod-reset-{i}")}>{ format!("if it runs until {}", format_rfc3339(t)) }</dd>
-                        }
-                    </dl>
-                    if !c.notes.is_empty() {
-                        <ul class="notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
-                    }
-                    if !c.alternatives.is_empty() {
-                        <div class="table-scroll">
-                            <table id={format!("pod-alternatives-{i}")}>
-                                <caption>{"What would change"}</caption>
-                                <thead><tr><th>{"configuration"}</th><th>{"wait now"}</th><th>{"next restart"}</th><th>{"restarts in the next hour"}</th></tr></thead>
-                                <tbody>{ for c.alternatives.iter().map(|a| html! {
-                                    <tr>
-                                        <td>{ a.label.clone() }</td>
-                                        <td>{ format_human_ms(a.backoff_ms) }</td>
-                                        <td title={time(a.next_restart_at)}>{ a.next_restart_at.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
-                                        <td>{ a.restarts_next_hour }</td>
-                                    </tr>
-                                }) }</tbody>
-                            </table>
-                        </div>
-                    }
-                    { for explore_button }
-                </div>
-            }
+            container_view("pod", i, c, clock, from_row, explore_button, false)
         });
         let reader_notes: Vec<String> = shown
             .as_ref()
@@ -411,5 +352,86 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             <p class="hint">{"A pod does not carry its node's kubelet configuration: it is diagnosed on the kubelet's shipped defaults for the version chosen above unless you choose that view's configuration; the kubelet's own back-off message, where the output shows one, wins."}</p>
             { for body }
         </>
+    }
+}
+
+/// One container's full diagnosis: its state, backoff, next restart and
+/// countdown at `clock`, last run, what its restart policy says, and what
+/// other configurations would do. `prefix` keeps its ids apart from another
+/// panel's; `watched`: the pod's state comes from a watch, not a paste.
+pub fn container_view(
+    prefix: &str,
+    i: usize,
+    c: &ContainerDiagnosis,
+    clock: i64,
+    from_row: bool,
+    explore_button: Option<Html>,
+    watched: bool,
+) -> Html {
+    let step = c
+        .curve_step
+        .map_or(String::new(), |k| format!(" (step {k} of the curve)"));
+    html! {
+        <div class="pod-container" id={format!("{prefix}-c-{i}")}>
+            <h3>{ match (from_row, c.name.is_empty()) {
+                (true, _) => "the pod's containers, summed ".to_owned(),
+                (false, true) => "a container the output does not name ".to_owned(),
+                (false, false) => format!("{} ", c.name),
+            } }<small>{ match (c.estimated, from_row) {
+                (true, true) => "estimated from a table row".to_owned(),
+                (true, false) => format!("{}, estimated", c.kind.name()),
+                _ => c.kind.name().to_owned(),
+            } }</small></h3>
+            <dl class="counters">
+                <dt>{"state"}</dt><dd id={format!("{prefix}-state-{i}")}>{ c.state.clone() }</dd>
+                <dt>{"restartCount"}</dt><dd>{ c.restart_count.map_or("not shown".to_owned(), |n| n.to_string()) }</dd>
+                <dt>{"backoff now"}</dt><dd id={format!("{prefix}-backoff-{i}")}>{
+                    c.backoff_ms.map_or("—".to_owned(), |b| format!("{}{step}{}", format_human_ms(b),
+                        if c.message_backoff_ms.is_some() { ", from the kubelet's message" } else { ", from the configuration" }))
+                }</dd>
+                <dt>{ if c.state.ends_with("ImagePullBackOff") || c.state.ends_with("ErrImagePull") { "next pull" } else { "next restart" } }</dt>
+                <dd id={format!("{prefix}-next-{i}")}>{
+                    match (c.next_restart_at, c.next_restart_latest_at) {
+                        (Some(t), Some(l)) => format!("{} (at the latest {})", format_rfc3339(t), format_rfc3339(l)),
+                        (Some(t), None) => format_rfc3339(t),
+                        (None, _) => "none coming".to_owned(),
+                    }
+                }</dd>
+                if let Some(t) = c.next_restart_at {
+                    <dt>{"countdown"}</dt><dd id={format!("{prefix}-countdown-{i}")}>{ countdown(t, c.next_restart_latest_at, clock, watched) }</dd>
+                }
+                <dt>{"last run"}</dt><dd id={format!("{prefix}-run-{i}")}>{
+                    c.run_ms.map_or("—".to_owned(), |r| format!("{}, exit code {}", format_span_ms(r),
+                        c.exit_code.map_or("not shown".into(), |e| exit_words(e, c.exit_reason.as_deref().unwrap_or_default()))))
+                }</dd>
+                <dt>{"restart policy"}</dt><dd>{ c.verdict.clone() }</dd>
+                if let Some(r) = c.restarts_next_hour {
+                    <dt>{"in the next hour"}</dt><dd id={format!("{prefix}-hour-{i}")}>{ format!("{r} restart{}", if r == 1 { "" } else { "s" }) }</dd>
+                }
+                if let Some(t) = c.resets_if_runs_until {
+                    <dt>{"resets the curve"}</dt><dd id={format!("{prefix}-reset-{i}")}>{ format!("if it runs until {}", format_rfc3339(t)) }</dd>
+                }
+            </dl>
+            if !c.notes.is_empty() {
+                <ul class="notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+            }
+            if !c.alternatives.is_empty() {
+                <div class="table-scroll">
+                    <table id={format!("{prefix}-alternatives-{i}")}>
+                        <caption>{"What would change"}</caption>
+                        <thead><tr><th>{"configuration"}</th><th>{"wait now"}</th><th>{"next restart"}</th><th>{"restarts in the next hour"}</th></tr></thead>
+                        <tbody>{ for c.alternatives.iter().map(|a| html! {
+                            <tr>
+                                <td>{ a.label.clone() }</td>
+                                <td>{ format_human_ms(a.backoff_ms) }</td>
+                                <td title={time(a.next_restart_at)}>{ a.next_restart_at.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
+                                <td>{ a.restarts_next_hour }</td>
+                            </tr>
+                        }) }</tbody>
+                    </table>
+                </div>
+            }
+            { for explore_button }
+        </div>
     }
 }

@@ -11,6 +11,7 @@ use super::diagnose::PodPanel;
 use super::exports::ExportPanel;
 use super::job::{JobState, JobView};
 use super::lazy::{self, Mounted, Part};
+use super::live::LivePanel;
 use super::panels::AuditTable;
 use super::state::PodGroup;
 use crate::chart::{Kind, Look};
@@ -41,6 +42,7 @@ pub fn PartApp(p: &PartProps) -> Html {
             html! { <ExportPanel link={p.link.clone()} on_message={p.on_message.clone()} /> }
         }
         Part::Cluster => html! { <ClusterPart ..p.clone() /> },
+        Part::Live => html! { <LivePart ..p.clone() /> },
     }
 }
 
@@ -147,6 +149,16 @@ fn PodPart(p: &PartProps) -> Html {
     html! {
         <PodPanel version={page.inputs.spec.kubelet_version.unwrap_or_default()}
             config={page.inputs.config.clone()} on_explore={on_explore} />
+    }
+}
+
+/// The cluster watch's body, assuming the kubelet the page's link sets.
+#[function_component]
+fn LivePart(p: &PartProps) -> Html {
+    let page = use_memo(p.link.clone(), |link| share::decode(link).0);
+    html! {
+        <LivePanel version={page.inputs.spec.kubelet_version.unwrap_or_default()}
+            config={page.inputs.config.clone()} />
     }
 }
 

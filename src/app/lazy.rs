@@ -41,15 +41,19 @@ pub enum Part {
     /// The cluster view. Reads the link's cluster keys once, when mounted;
     /// answers with its own (`cn=…&cmax=…`, defaults left out) on every change.
     Cluster,
+    /// The cluster watch (its panel's body). Reads the kubelet the link
+    /// sets, as the pod reader does; answers nothing.
+    Live,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 6] = [
         Part::Job,
         Part::Pod,
         Part::Audit,
         Part::Export,
         Part::Cluster,
+        Part::Live,
     ];
 
     /// The one name, across the boundary.
@@ -60,6 +64,7 @@ impl Part {
             Part::Audit => "audit",
             Part::Export => "export",
             Part::Cluster => "cluster",
+            Part::Live => "live",
         }
     }
 
@@ -74,6 +79,7 @@ impl Part {
             Part::Audit => "the claims audit",
             Part::Export => "the exports",
             Part::Cluster => "the cluster view",
+            Part::Live => "the cluster watch",
         }
     }
 }
@@ -465,6 +471,9 @@ fn capitalized(s: &str) -> String {
 #[derive(Properties, PartialEq)]
 pub struct LazyDetailsProps {
     pub part: Part,
+    /// Open (and its part fetched) from the start.
+    #[prop_or_default]
+    pub open: bool,
     pub id: AttrValue,
     pub summary: Html,
     pub link: AttrValue,
@@ -475,7 +484,7 @@ pub struct LazyDetailsProps {
 /// A closed panel whose body is a part: fetched when it is first opened.
 #[function_component]
 pub fn LazyDetails(p: &LazyDetailsProps) -> Html {
-    let opened = use_state(|| false);
+    let opened = use_state(|| p.open);
     let ontoggle = {
         let opened = opened.clone();
         Callback::from(move |e: Event| {
@@ -488,7 +497,7 @@ pub fn LazyDetails(p: &LazyDetailsProps) -> Html {
         })
     };
     html! {
-        <details id={p.id.clone()} {ontoggle}>
+        <details id={p.id.clone()} open={p.open} {ontoggle}>
             // Pointing at (or tabbing to) the summary starts the fetch.
             <summary onpointerenter={Callback::from(|_: PointerEvent| prefetch())}
                 onfocus={Callback::from(|_: FocusEvent| prefetch())}>{ p.summary.clone() }</summary>

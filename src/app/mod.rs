@@ -15,6 +15,7 @@ pub mod job;
 pub mod later;
 pub mod lazy;
 pub mod lifecycle;
+pub mod live;
 pub mod panels;
 pub mod results;
 pub mod state;
@@ -67,6 +68,15 @@ pub fn start() {
             ..AppProps::default()
         },
     );
+}
+
+/// The cluster watch's panel: a link ending in `#live` opens it at once.
+pub const LIVE_ID: &str = "live";
+
+fn live_asked() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|h| h.trim_start_matches('#') == LIVE_ID)
 }
 
 /// The element the page's app is mounted in.
@@ -487,6 +497,9 @@ pub fn App(props: &AppProps) -> Html {
     let copied = use_state(String::new);
     let app_url = props.app_url.as_deref();
     let theme_label = hooks::theme_label(core.theme);
+    // Asked for by the address the page was opened at, not by what the
+    // address says later (the page rewrites it as the inputs move).
+    let live_open = *use_memo((), |_| live_asked());
     // The pod reader reads only the kubelet's version and configuration
     // (the audit reads nothing).
     let pod_part_link = use_memo(
@@ -598,7 +611,11 @@ pub fn App(props: &AppProps) -> Html {
                     <section class="results" aria-label="Results">
                         <section class="panel diagnose" aria-labelledby="h-diagnose">
                             <LazyDetails part={Part::Pod} id="diagnose" link={(*pod_part_link).clone()} dark={dark}
-                                summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod} />
+                                summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod.clone()} />
+                        </section>
+                        <section class="panel live" aria-labelledby="h-live">
+                            <LazyDetails part={Part::Live} id={LIVE_ID} open={live_open} link={(*pod_part_link).clone()} dark={dark}
+                                summary={html! { <h2 id="h-live">{"Watch this cluster"}</h2> }} on_message={explore_pod} />
                         </section>
                         <ComparePanel state={state.clone()} />
                         <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />

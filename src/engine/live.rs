@@ -98,11 +98,9 @@ impl Live {
     /// trouble, then the most restarted, then by namespace and name).
     pub fn pods(&self) -> Vec<&Listed> {
         let mut pods: Vec<&Listed> = self.listed.values().collect();
-        pods.sort_by(|a, b| {
-            let (a, b) = (&a.diagnosis, &b.diagnosis);
-            rank(a)
-                .cmp(&rank(b))
-                .then_with(|| (&a.namespace, &a.pod).cmp(&(&b.namespace, &b.pod)))
+        pods.sort_by_cached_key(|p| {
+            let d = &p.diagnosis;
+            (rank(d), d.namespace.clone(), d.pod.clone())
         });
         pods
     }

@@ -542,10 +542,32 @@ fn handle(mut stream: TcpStream, shared: &Shared, requests: &Mutex<Vec<String>>)
         line.clear();
     }
     if let Ok(mut r) = requests.lock() {
-        r.push(request.trim().to_owned());
+        if !request.contains("/_stub/") {
+            r.push(request.trim().to_owned());
+        }
     }
     let path = request.split_whitespace().nth(1).unwrap_or("/");
     let query = path.split_once('?').map_or("", |(_, q)| q);
+    // The test's own controls (never through kubectl): let the next step
+    // of the script go, and the requests served so far.
+    let control = match path.split('?').next() {
+        Some("/_stub/release") => {
+            let n = shared.released.fetch_add(1, Ordering::SeqCst) + 1;
+            Some(n.to_string())
+        }
+        Some("/_stub/requests") => {
+            Some(json!(requests.lock().map(|r| r.clone()).unwrap_or_default()).to_string())
+        }
+        _ => None,
+    };
+    if let Some(body) = control {
+        let reply = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let _ = stream.write_all(reply.as_bytes());
+        return;
+    }
     if matches!(param(query, "watch"), Some("true" | "1")) {
         watch(&mut stream, path, shared);
         return;

@@ -213,6 +213,8 @@ pub struct WatchReader {
     /// The newest `resourceVersion` seen (an object's, a list's, a
     /// bookmark's): where a watch would resume.
     pub resource_version: Option<String>,
+    /// A list page's `metadata.continue`: where the list goes on.
+    pub continue_token: Option<String>,
 }
 
 impl WatchReader {
@@ -222,6 +224,7 @@ impl WatchReader {
             version,
             documents: 0,
             resource_version: None,
+            continue_token: None,
         }
     }
 
@@ -288,11 +291,19 @@ impl WatchReader {
         match kind {
             "Status" => out.push(Read::Ended(status_words(v))),
             "List" | "PodList" => {
-                self.note_version(v);
                 let items = v.get("items").and_then(Value::as_array);
                 for item in items.into_iter().flatten() {
                     self.pod(at, item, out);
                 }
+                // The list's own version, not its items' older ones, is
+                // where a watch of it starts.
+                self.note_version(v);
+                self.continue_token = v
+                    .get("metadata")
+                    .and_then(|m| m.get("continue"))
+                    .and_then(Value::as_str)
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_owned);
             }
             "Pod" | ""
                 if v.is_object() && (v.get("metadata").is_some() || v.get("status").is_some()) =>

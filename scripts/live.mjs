@@ -1,0 +1,132 @@
+// The page's "Watch this cluster" through real kubectl proxy, in headless
+// Chromium: node scripts/live.mjs PAGE STUB DIST, where PAGE is the app as
+// kubectl proxy serves it (http://127.0.0.1:PORT/ui/#live), STUB the API
+// stub behind it (its /_stub/release lets the watch's next step go) and DIST
+// the built app, also served alone to see the panel with no API. Run by
+// tests/live.rs.
+import { spawn } from "node:child_process";
+import { launchChromium } from "./chromium.mjs";
+
+const [page, stub, dist] = process.argv.slice(2);
+const browser = await launchChromium();
+const problems = [];
+const fail = (what) => problems.push(what);
+const release = async () => (await fetch(`${stub}/_stub/release`)).text();
+const served = async () => (await (await fetch(`${stub}/_stub/requests`)).json());
+
+const tab = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+tab.on("console", (m) => { if (m.type() === "error") fail(`console error: ${m.text()}`); });
+tab.on("pageerror", (e) => fail(`uncaught: ${e.message}`));
+tab.on("request", (r) => { if (!r.url().startsWith(new URL(page).origin) && !r.url().startsWith("data:")) fail(`a request left the page's origin: ${r.url()}`); });
+await tab.goto(page);
+
+// Each row: pod, container, state, restarts, step, back-off, countdown, exit.
+const rows = () => tab.$$eval("#live-pods tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+async function until(what, check, timeout = 20_000) {
+  const start = Date.now();
+  for (;;) {
+    const seen = await rows();
+    if (check(seen)) return seen;
+    if (Date.now() - start > timeout) {
+      fail(`${what}: not seen in ${timeout / 1000} s; the table: ${JSON.stringify(seen)}; the status: ${await tab.textContent("#live-status").catch(() => "none")}`);
+      return seen;
+    }
+    await tab.waitForTimeout(100);
+  }
+}
+const pods = (seen) => [...new Set(seen.map((r) => r[0]))].sort().join(" ");
+
+try {
+  let seen = await until("the list", (s) => pods(s) === "batch/worker-7 default/legacy-1 shop/web-0");
+  const web = seen.find((r) => r[0] === "shop/web-0");
+  if (web?.[3] !== "5" || web?.[5] !== "2m40s" || web?.[4] !== "5/6") fail(`web-0 first: ${JSON.stringify(web)}`);
+  const status = await tab.textContent("#live-status");
+  if (!/Watching all namespaces/.test(status)) fail(`status: ${status}`);
+  // The countdowns tick without a new request.
+  const before = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
+  await tab.waitForTimeout(2_100);
+  const after = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
+  if (before[0] === after[0] || before[1] !== after[1]) fail(`countdowns: ${before} then ${after}`);
+
+  await release(); // web-0 restarts a sixth time: 5m0s, step 6
+  await until("web-0's sixth restart", (s) => s.some((r) => r[0] === "shop/web-0" && r[3] === "6" && r[5] === "5m0s" && r[4] === "6/6"));
+  await release(); // shop/api-2 appears
+  await until("api-2 added", (s) => s.some((r) => r[0] === "shop/api-2" && r[5] === "10s"));
+  await release(); // legacy-1 marked for deletion
+  await release(); // and deleted
+  seen = await until("legacy-1 gone", (s) => pods(s) === "batch/worker-7 shop/api-2 shop/web-0");
+  // Soonest restart first: api-2 (10:06:11), web-0 (10:10:46), worker-7 (none known).
+  const order = [...new Set(seen.map((r) => r[0]))].join(" ");
+  if (order !== "shop/api-2 shop/web-0 batch/worker-7") fail(`order: ${order}`);
+  await release(); // a malformed event: said, skipped
+  await tab.waitForFunction(() => /not JSON/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
+    .catch(() => fail("the malformed event was not said"));
+  await release(); // 410 Gone: the page lists again and watches from the new list
+  await tab.waitForFunction(() => /410 Expired/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
+    .catch(() => fail("the 410 was not said"));
+  const start = Date.now();
+  let relisted = false;
+  while (!relisted && Date.now() - start < 20_000) {
+    const r = await served();
+    const lists = r.filter((q) => /^GET \/api\/v1\/pods\?limit=500 /.test(q)).length;
+    relisted = lists === 2 && r.some((q) => /watch=1.*resourceVersion=4248/.test(q));
+    if (!relisted) await tab.waitForTimeout(100);
+  }
+  if (!relisted) fail(`no list and watch after the 410: ${JSON.stringify(await served())}`);
+  seen = await until("after the relist", (s) => pods(s) === "batch/worker-7 shop/api-2 shop/web-0");
+  // A click shows the pod's full diagnosis.
+  await tab.click("#live-pods tbody tr[data-pod='shop/web-0'] button");
+  await tab.waitForSelector("#live-diagnosis");
+  const diagnosis = await tab.textContent("#live-diagnosis");
+  if (!/shop\/web-0/.test(diagnosis) || !/restartCount6/.test(diagnosis.replace(/\s/g, ""))) fail(`diagnosis: ${diagnosis.slice(0, 300)}`);
+  // LIVE_SHOTS=DIR: the panel in light, dark and at 360 px, to look at,
+  // the clock set just after api-2's exit (the stub's pods are from then).
+  if (process.env.LIVE_SHOTS) {
+    await tab.clock.setFixedTime(new Date("2026-11-20T10:06:05Z"));
+    await tab.waitForTimeout(1_200);
+    for (const [name, width, scheme] of [["light", 1280, "light"], ["dark", 1280, "dark"], ["narrow", 360, "light"]]) {
+      await tab.setViewportSize({ width, height: 1000 });
+      await tab.emulateMedia({ colorScheme: scheme });
+      await tab.waitForTimeout(300);
+      const clip = await tab.$eval("#live", (e) => { e.scrollIntoView(); const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: Math.min(r.height, 1000) }; });
+      await tab.screenshot({ path: `${process.env.LIVE_SHOTS}/live-${name}.png`, clip });
+    }
+    // The README's: the panel down to its table.
+    await tab.setViewportSize({ width: 1280, height: 1000 });
+    await tab.emulateMedia({ colorScheme: "light" });
+    await tab.waitForTimeout(300);
+    const clip = await tab.$eval("#live", (e) => {
+      e.scrollIntoView();
+      const r = e.getBoundingClientRect();
+      const t = document.querySelector("#live-pods").getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: t.bottom - r.y + 8 };
+    });
+    await tab.screenshot({ path: `${process.env.LIVE_SHOTS}/live.png`, clip });
+  }
+  console.log(`live panel: listed ${seen.length} looping containers, followed a restart, an added and a deleted pod, skipped a malformed event, listed again after a 410; ${(await served()).length} requests to the API`);
+} catch (e) {
+  fail(`${e.stack || e}`);
+}
+
+// The same page where no API answers: the panel says how to start one.
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const alone = spawn("node", ["scripts/gzip-server.mjs", dist, String(port)], { stdio: "ignore" });
+try {
+  await new Promise((r) => setTimeout(r, 500));
+  const bare = await browser.newPage();
+  await bare.goto(`http://127.0.0.1:${port}/#live`);
+  await bare.waitForSelector("#live-no-api", { timeout: 20_000 });
+  const command = await bare.textContent("#live-command");
+  if (command !== "kubectl proxy --www=dist --www-prefix=/ui/") fail(`no API: ${command}`);
+  else console.log("with no API at its origin, the panel shows the command that starts one");
+} catch (e) {
+  fail(`no API: ${e.message}`);
+} finally {
+  alone.kill();
+}
+
+await browser.close();
+if (problems.length) {
+  console.error(problems.join("\n"));
+  process.exit(1);
+}

@@ -1,0 +1,565 @@
+//! "Watch this cluster": where the page is served beside a Kubernetes API
+//! (`kubectl proxy --www`), the crash-looping pods of a namespace or of all,
+//! live. It lists the pods, then watches from the list's resourceVersion
+//! (client-go's reflector does the same: `ListAndWatch`); a watch that ends
+//! resumes from the newest version seen, one that fails retries after a
+//! growing pause, and a `410 Gone` lists again. Countdowns tick each second
+//! from the stored diagnoses; the engine runs only when a pod changes.
+//! Every request goes to the page's own origin (its CSP allows no other).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Interval;
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use yew::prelude::*;
+
+use super::controls::{Choice, TextField};
+use super::diagnose::container_view;
+use crate::engine::config::{KubeletConfig, KubeletVersion};
+use crate::engine::duration::format_go_duration_ms;
+use crate::engine::live::Live;
+use crate::engine::pod::{step_of, NodeAssumption};
+use crate::formats::pod::watch::{countdown, Read, WatchReader};
+use crate::formats::time::format_rfc3339;
+
+/// Where kubectl proxy serves the core API (its `--api-prefix` is `/`).
+const API: &str = "/api/v1";
+/// The command that serves this page beside the API.
+pub const PROXY_COMMAND: &str = "kubectl proxy --www=dist --www-prefix=/ui/";
+/// Pods a list page holds (the API server's `limit`).
+const PAGE: u32 = 500;
+/// Pauses before a failed watch is tried again: doubling up to the cap.
+const RETRY_FIRST_MS: u32 = 1_000;
+const RETRY_MAX_MS: u32 = 30_000;
+/// The countdowns' tick.
+const TICK_MS: u32 = 1_000;
+/// How many of the stream's complaints stay shown.
+const KEPT_MESSAGES: usize = 5;
+
+#[derive(Properties, PartialEq)]
+pub struct LivePanelProps {
+    pub version: KubeletVersion,
+    pub config: KubeletConfig,
+}
+
+fn clock_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
+
+/// Where the panel stands.
+#[derive(Clone, PartialEq)]
+enum Phase {
+    Probing,
+    /// No API at this origin, and why.
+    NoApi(String),
+    Listing,
+    Watching,
+    /// Waiting to try again, and why.
+    Retrying(String),
+}
+
+/// The panel's state: one reducer, fed by the watch loop.
+#[derive(Clone)]
+struct Watch {
+    phase: Phase,
+    live: Option<Rc<Live>>,
+    messages: Vec<String>,
+    /// Bumped on every change, for Yew to see one.
+    version: u64,
+}
+
+impl PartialEq for Watch {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version && self.phase == other.phase
+    }
+}
+
+enum Msg {
+    Phase(Phase),
+    /// A fresh list: the set starts again.
+    Listed(Live),
+    Reads(Vec<Read>),
+}
+
+impl Reducible for Watch {
+    type Action = Msg;
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.version += 1;
+        match msg {
+            Msg::Phase(p) => next.phase = p,
+            Msg::Listed(live) => {
+                next.live = Some(Rc::new(live));
+                next.phase = Phase::Watching;
+            }
+            Msg::Reads(reads) => {
+                let now = clock_ms();
+                let mut changed = false;
+                let mut live = next.live.take().map(Rc::unwrap_or_clone);
+                for r in reads {
+                    match r {
+                        Read::Change(c) => {
+                            if let Some(l) = live.as_mut() {
+                                changed |= l.apply(c, now);
+                            }
+                        }
+                        Read::Skipped(why) => say(&mut next.messages, why),
+                        Read::Ended(status) => say(
+                            &mut next.messages,
+                            format!("the API server ended the watch: {status}"),
+                        ),
+                    }
+                }
+                next.live = live.map(Rc::new);
+                if !changed && next.messages == self.messages {
+                    return self;
+                }
+            }
+        }
+        Rc::new(next)
+    }
+}
+
+fn say(messages: &mut Vec<String>, m: String) {
+    if messages.len() == KEPT_MESSAGES {
+        messages.remove(0);
+    }
+    messages.push(m);
+}
+
+/// A namespace as the API names them (an RFC 1123 label), or all.
+fn namespace(text: &str) -> Result<Option<String>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let label = t.len() <= 63
+        && t.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !t.starts_with('-')
+        && !t.ends_with('-');
+    if label {
+        Ok(Some(t.to_owned()))
+    } else {
+        Err(format!("{}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')", crate::engine::field::quoted(t)))
+    }
+}
+
+/// The pods' collection for a namespace, or all.
+fn pods_path(ns: Option<&str>) -> String {
+    match ns {
+        Some(n) => format!("{API}/namespaces/{n}/pods"),
+        None => format!("{API}/pods"),
+    }
+}
+
+/// A GET to this origin; a status that is not 2xx is an error with it.
+async fn get(url: &str, signal: &web_sys::AbortSignal) -> Result<web_sys::Response, (u16, String)> {
+    let window = web_sys::window().ok_or((0, "no window".to_owned()))?;
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(signal));
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|e| (0, js_words(&e)))?;
+    let response: web_sys::Response = answer.dyn_into().map_err(|e| (0, js_words(&e)))?;
+    if response.ok() {
+        Ok(response)
+    } else {
+        Err((
+            response.status(),
+            format!("HTTP {} {}", response.status(), response.status_text()),
+        ))
+    }
+}
+
+async fn text(response: web_sys::Response) -> Result<String, String> {
+    let promise = response.text().map_err(|e| js_words(&e))?;
+    let t = JsFuture::from(promise).await.map_err(|e| js_words(&e))?;
+    Ok(t.as_string().unwrap_or_default())
+}
+
+fn js_words(e: &wasm_bindgen::JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the request failed".to_owned())
+}
+
+/// Whether the origin serves the core API: `/api/v1` answers with its
+/// resource list.
+async fn probe(signal: &web_sys::AbortSignal) -> Result<(), String> {
+    let r = get(API, signal).await.map_err(|(_, e)| e)?;
+    let body = text(r).await?;
+    let kind = serde_json::from_str::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned));
+    match kind.as_deref() {
+        Some("APIResourceList") => Ok(()),
+        _ => Err(format!(
+            "{API} answers, but not with the API's resource list"
+        )),
+    }
+}
+
+/// Lists the pods page by page into a fresh set: the set, and the list's
+/// resourceVersion.
+async fn list(
+    ns: Option<&str>,
+    node: &NodeAssumption,
+    signal: &web_sys::AbortSignal,
+) -> Result<(Live, Option<String>), (u16, String)> {
+    let mut live = Live::new(node.clone());
+    let mut reader = WatchReader::new(node.version);
+    let mut token: Option<String> = None;
+    let now = clock_ms();
+    loop {
+        let mut url = format!("{}?limit={PAGE}", pods_path(ns));
+        if let Some(t) = &token {
+            url.push_str(&format!(
+                "&continue={}",
+                percent_encoding::utf8_percent_encode(t, percent_encoding::NON_ALPHANUMERIC)
+            ));
+        }
+        let body = text(get(&url, signal).await?).await.map_err(|e| (0, e))?;
+        let mut reads = reader.push(&body);
+        reads.extend(reader.push("\n"));
+        for r in reads {
+            if let Read::Change(c) = r {
+                live.apply(c, now);
+            }
+        }
+        token = reader.continue_token.take();
+        if token.is_none() {
+            return Ok((live, reader.resource_version.clone()));
+        }
+    }
+}
+
+/// Reads a watch's body as it comes into the reducer; the newest
+/// resourceVersion seen, and whether the server ended it with an error.
+async fn stream(
+    response: web_sys::Response,
+    reader: &mut WatchReader,
+    state: &UseReducerDispatcher<Watch>,
+    alive: &dyn Fn() -> bool,
+) -> Result<bool, String> {
+    let body = response.body().ok_or("the watch has no body")?;
+    let chunks: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut pending: Vec<u8> = vec![];
+    let mut expired = false;
+    loop {
+        let next = JsFuture::from(chunks.read())
+            .await
+            .map_err(|e| js_words(&e))?;
+        if !alive() {
+            return Ok(false);
+        }
+        let done = js_sys::Reflect::get(&next, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            let reads = reader.finish();
+            state.dispatch(Msg::Reads(reads));
+            return Ok(expired);
+        }
+        let value = js_sys::Reflect::get(&next, &"value".into()).unwrap_or_default();
+        pending.extend(js_sys::Uint8Array::new(&value).to_vec());
+        // A character may be split between chunks: its first bytes wait.
+        let whole = match std::str::from_utf8(&pending) {
+            Ok(_) => pending.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => pending.len(),
+        };
+        let text = String::from_utf8_lossy(&pending[..whole]).into_owned();
+        pending.drain(..whole);
+        let reads = reader.push(&text);
+        expired |= reads
+            .iter()
+            .any(|r| matches!(r, Read::Ended(s) if s.starts_with("410 ")));
+        if !reads.is_empty() {
+            state.dispatch(Msg::Reads(reads));
+        }
+    }
+}
+
+/// The watch loop: probe, list, watch, and again, until `alive` says the
+/// panel moved on (another namespace, another configuration, closed).
+async fn run(
+    ns: Option<String>,
+    node: NodeAssumption,
+    state: UseReducerDispatcher<Watch>,
+    alive: Rc<dyn Fn() -> bool>,
+    signal: web_sys::AbortSignal,
+) {
+    state.dispatch(Msg::Phase(Phase::Probing));
+    if let Err(e) = probe(&signal).await {
+        if alive() {
+            state.dispatch(Msg::Phase(Phase::NoApi(e)));
+        }
+        return;
+    }
+    let mut retry = RETRY_FIRST_MS;
+    let mut from: Option<String> = None;
+    while alive() {
+        if from.is_none() {
+            state.dispatch(Msg::Phase(Phase::Listing));
+            match list(ns.as_deref(), &node, &signal).await {
+                Ok((live, rv)) => {
+                    if !alive() {
+                        return;
+                    }
+                    state.dispatch(Msg::Listed(live));
+                    from = rv;
+                    retry = RETRY_FIRST_MS;
+                }
+                Err((_, e)) => {
+                    if !alive() {
+                        return;
+                    }
+                    state.dispatch(Msg::Phase(Phase::Retrying(format!(
+                        "listing the pods failed: {e}"
+                    ))));
+                    TimeoutFuture::new(retry).await;
+                    retry = (retry * 2).min(RETRY_MAX_MS);
+                    continue;
+                }
+            }
+        }
+        let url = format!(
+            "{}?watch=1&allowWatchBookmarks=true&resourceVersion={}",
+            pods_path(ns.as_deref()),
+            from.as_deref().unwrap_or("0")
+        );
+        let mut reader = WatchReader::new(node.version);
+        let outcome = match get(&url, &signal).await {
+            Ok(r) => {
+                state.dispatch(Msg::Phase(Phase::Watching));
+                stream(r, &mut reader, &state, &*alive).await
+            }
+            Err((410, _)) => Ok(true),
+            Err((_, e)) => Err(e),
+        };
+        if !alive() {
+            return;
+        }
+        match outcome {
+            // 410 Gone: the version is too old to resume from; list again.
+            Ok(true) => from = None,
+            // The server ended the watch (its timeout): resume from the newest.
+            Ok(false) => {
+                from = reader.resource_version.clone().or(from);
+                retry = RETRY_FIRST_MS;
+            }
+            Err(e) => {
+                from = reader.resource_version.clone().or(from);
+                state.dispatch(Msg::Phase(Phase::Retrying(format!(
+                    "the watch failed: {e}"
+                ))));
+                TimeoutFuture::new(retry).await;
+                retry = (retry * 2).min(RETRY_MAX_MS);
+            }
+        }
+    }
+}
+
+#[function_component]
+pub fn LivePanel(p: &LivePanelProps) -> Html {
+    let state = use_reducer(|| Watch {
+        phase: Phase::Probing,
+        live: None,
+        messages: vec![],
+        version: 0,
+    });
+    let ns_text = use_state(String::new);
+    // The namespace watched: the field's text when "Watch" was pressed.
+    let watched = use_state(|| None::<String>);
+    let assume_above = use_state(|| false);
+    let selected = use_state(|| None::<String>);
+    let tick = use_state(clock_ms);
+    let shipped = NodeAssumption::new(p.version, None, "");
+    let above = NodeAssumption::new(p.version, Some(&p.config), "as configured above");
+    let node = if *assume_above {
+        above.clone()
+    } else {
+        shipped.clone()
+    };
+    {
+        let dispatcher = state.dispatcher();
+        let key = (
+            (*watched).clone(),
+            node.as_ref().ok().map(|n| n.label.clone()),
+        );
+        let node = node.clone();
+        use_effect_with(key, move |(ns, _)| {
+            let generation = Rc::new(Cell::new(true));
+            let controller = web_sys::AbortController::new().ok();
+            if let (Ok(node), Some(c)) = (node, &controller) {
+                let flag = generation.clone();
+                let alive: Rc<dyn Fn() -> bool> = Rc::new(move || flag.get());
+                yew::platform::spawn_local(run(ns.clone(), node, dispatcher, alive, c.signal()));
+            }
+            move || {
+                generation.set(false);
+                if let Some(c) = controller {
+                    c.abort();
+                }
+            }
+        });
+    }
+    {
+        let tick = tick.clone();
+        use_effect_with((), move |_| {
+            let timer = Interval::new(TICK_MS, move || tick.set(clock_ms()));
+            move || drop(timer)
+        });
+    }
+    let clock = clock_ms().max(*tick);
+    let ns_error = namespace(&ns_text).err();
+    let on_watch = {
+        let (ns_text, watched) = (ns_text.clone(), watched.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Ok(ns) = namespace(&ns_text) {
+                watched.set(ns);
+            }
+        })
+    };
+    let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
+        Ok(n) => n.label.clone(),
+        Err(e) => format!("{refused} (refused: {e})"),
+    };
+    let status = match &state.phase {
+        Phase::Probing => "Looking for a Kubernetes API at this page's origin…".to_owned(),
+        Phase::NoApi(_) => String::new(),
+        Phase::Listing => "Listing the pods…".to_owned(),
+        Phase::Retrying(why) => {
+            format!("{why}; trying again shortly (the list below is the last one seen)")
+        }
+        Phase::Watching => {
+            let (n, of) = state
+                .live
+                .as_ref()
+                .map_or((0, 0), |l| (l.pods().len(), l.watched()));
+            format!(
+                "Watching {} through this page's API: {n} crash-looping of {of} pods, at {}",
+                watched
+                    .as_deref()
+                    .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
+                format_rfc3339(clock - clock % 1000)
+            )
+        }
+    };
+    let no_api = match &state.phase {
+        Phase::NoApi(why) => Some(html! {
+            <div id="live-no-api">
+                <p>{ format!("No Kubernetes API answers at this page's origin ({why}). Serve the built app beside your cluster's API, with your own kubeconfig, and open it there:") }</p>
+                <pre><code id="live-command">{ PROXY_COMMAND }</code></pre>
+                <p class="hint">{"then open "}<code>{"http://127.0.0.1:8001/ui/#live"}</code>{". The page asks the API only through that proxy, at its own origin; nothing leaves your machine."}</p>
+            </div>
+        }),
+        _ => None,
+    };
+    let live = state.live.clone();
+    // A set kept while the watch is down is the last one seen, said so.
+    let stale = !matches!(state.phase, Phase::Watching);
+    let rows = live.as_ref().map(|l| {
+        let b = &l.node().backoff;
+        let steps = step_of(b.initial_ms, b.max_ms, b.max_ms);
+        let pods = l.pods();
+        let body = pods.iter().flat_map(|p| {
+            let d = &p.diagnosis;
+            let key = format!("{}/{}", d.namespace, d.pod);
+            let pick = {
+                let (selected, key) = (selected.clone(), key.clone());
+                Callback::from(move |_: MouseEvent| selected.set(Some(key.clone())))
+            };
+            let current = selected.as_deref() == Some(key.as_str());
+            d.containers
+                .iter()
+                .filter(|c| c.restart_count.unwrap_or(0) > 0 || c.next_restart_at.is_some() || !matches!(c.state.as_str(), "Running" | "Completed" | "ContainerCreating" | "PodInitializing"))
+                .map(move |c| {
+                    let step = match (c.curve_step, steps) {
+                        (Some(s), Some(of)) => format!("{s}/{of}"),
+                        (Some(s), None) => s.to_string(),
+                        _ => "—".into(),
+                    };
+                    html! {
+                        <tr data-pod={key.clone()} aria-current={current.then_some("true")}>
+                            <td><button type="button" class="link" onclick={pick.clone()} title="Show this pod's diagnosis">{ key.clone() }</button></td>
+                            <td>{ c.name.clone() }</td>
+                            <td class="live-state">{ c.state.clone() }</td>
+                            <td class="live-restarts">{ c.restart_count.map_or("—".into(), |n| n.to_string()) }</td>
+                            <td>{ step }</td>
+                            <td>{ c.backoff_ms.map_or("—".into(), format_go_duration_ms) }</td>
+                            <td class="live-countdown">{ if c.next_restart_at.is_some() { countdown(c, clock) } else { "—".into() } }</td>
+                            <td>{ match (&c.exit_reason, c.exit_code) {
+                                (Some(r), Some(code)) => format!("{r} ({code})"),
+                                (None, Some(code)) => format!("exit {code}"),
+                                _ => "—".into(),
+                            } }</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
+        html! {
+            <div class="table-scroll">
+                <table id="live-pods" class={classes!(stale.then_some("stale"))}>
+                    <caption>{ if stale {
+                        format!("{} crash-looping pods when the watch was last up: not live now", pods.len())
+                    } else {
+                        format!("{} crash-looping pods, soonest restart first: click one for its diagnosis", pods.len())
+                    } }</caption>
+                    <thead><tr><th>{"pod"}</th><th>{"container"}</th><th>{"state"}</th><th>{"restarts"}</th><th>{"step"}</th><th>{"back-off"}</th><th>{"next restart"}</th><th>{"last exit"}</th></tr></thead>
+                    <tbody>{ for body }</tbody>
+                </table>
+            </div>
+        }
+    });
+    let chosen = live.as_ref().and_then(|l| {
+        let key = selected.as_deref()?;
+        let p = l.pods().into_iter().find(|p| format!("{}/{}", p.diagnosis.namespace, p.diagnosis.pod) == key)?;
+        let d = &p.diagnosis;
+        Some(html! {
+            <div id="live-diagnosis">
+                <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{ format!(" diagnosed at {} on {}", format_rfc3339(p.at), l.node().label) }</small></h3>
+                if !d.notes.is_empty() {
+                    <ul class="notes">{ for d.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                }
+                { for d.containers.iter().enumerate().map(|(i, c)| container_view("live", i, c, clock, false, None, true)) }
+            </div>
+        })
+    });
+    html! {
+        <>
+            <p class="hint">{"Where this page is served beside a cluster's API ("}<code>{ PROXY_COMMAND }</code>{"), the crash-looping pods of a namespace or of all, as the API reports them: each diagnosed when it changes, its next restart counting down."}</p>
+            <form class="row" onsubmit={on_watch}>
+                <TextField id="live-namespace" label={html! {"namespace (empty: all)"}} value={(*ns_text).clone()} placeholder="e.g. shop"
+                    oninput={{ let n = ns_text.clone(); Callback::from(move |v: String| n.set(v)) }} error={ns_error.map(AttrValue::from)} />
+                <Choice id="live-assume" label="Diagnose on"
+                    options={vec![
+                        (AttrValue::from("shipped"), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
+                        (AttrValue::from("above"), AttrValue::from(option_text(&above, "the configuration chosen above"))),
+                    ]}
+                    selected={if *assume_above { "above" } else { "shipped" }}
+                    onchange={{ let a = assume_above.clone(); Callback::from(move |v: String| a.set(v == "above")) }} />
+                <button type="submit" id="live-watch">{"Watch"}</button>
+            </form>
+            if let Err(e) = &node {
+                <p class="error" role="alert">{ format!("the view's kubelet configuration is refused: {e}") }</p>
+            }
+            <p id="live-status" role="status">{ status }</p>
+            { for no_api }
+            if !state.messages.is_empty() {
+                <ul class="notes" id="live-messages">{ for state.messages.iter().map(|m| html! { <li>{ m.clone() }</li> }) }</ul>
+            }
+            { for rows }
+            { for chosen }
+        </>
+    }
+}
