@@ -398,3 +398,93 @@ fn cluster_from_pasted_pods() {
     assert_eq!(code, 2);
     assert!(err.starts_with("no node runs a crash-looping pod"), "{err}");
 }
+
+/// `pods --follow` with its output not a terminal: the table once per
+/// change, the stream's problems on standard error, exit 0 at its end.
+/// web-0.json's app (restartCount 5, the kubelet's `back-off 2m40s`, its
+/// last run 10:00:00–10:00:03) is on step 5 of the shipped 1.37 curve; the
+/// next restart (10:02:43) is long past by the clock.
+#[test]
+fn follow_prints_the_table_per_change_and_says_what_it_skips() {
+    let web = fixture("web-0.json");
+    let stream =
+        format!("{web}\nNAME READY STATUS\n{{\"kind\": \"Service\", \"metadata\": {{}}}}\n");
+    let (code, out, err) = run(&["pods", "--follow", "--version", "1.37"], &stream);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("1 crash-looping of 1 pods watched, ")
+            && lines[0].ends_with(" · assumed: kubelet 1.37's shipped defaults (10 s / 5 min)"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "POD            CONTAINER  STATE             RESTARTS  STEP  BACK-OFF  NEXT RESTART"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with(
+            "default/web-0  app        CrashLoopBackOff  5         5/6   2m40s     due, "
+        ),
+        "{out}"
+    );
+    assert!(lines[2].ends_with("late  Error (1)"), "{out}");
+    assert_eq!(lines.len(), 3, "one change, one table: {out}");
+    let said: Vec<&str> = err.lines().collect();
+    assert_eq!(said.len(), 2, "{err}");
+    assert!(said[0].contains("not JSON (`NAME READY STATUS`)"), "{err}");
+    assert!(said[1].contains("a Service, not a Pod; skipped"), "{err}");
+    // Options it refuses.
+    let (code, _, err) = run(&["pods", "--follow", "--now", "2026-11-20T10:00:00Z"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("--now: a watch is diagnosed as it comes"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["pods", "--json"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--follow"), "{err}");
+    // A stream with nothing in it: one (empty) line, exit 0.
+    let (code, out, _) = run(&["pods", "--follow", "--json"], "");
+    assert_eq!(code, 0);
+    let line: serde_json::Value = serde_json::from_str(out.trim()).expect("a JSON line");
+    assert_eq!(
+        (
+            line["watched"].as_u64(),
+            line["pods"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
+}
+
+/// Ctrl-C (SIGINT, which kubectl gets too) ends the watch with exit 0 and
+/// the last state already shown.
+#[test]
+fn follow_ends_on_ctrl_c_with_exit_0() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .args(["pods", "--follow", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(fixture("web-0.json").as_bytes())
+        .expect("write");
+    stdin.write_all(b"\n").expect("write");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).expect("a line");
+    let v: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(v["pods"][0]["pod"], "web-0");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("it ends");
+    drop(stdin);
+    assert_eq!(status.code(), Some(0));
+}

@@ -392,6 +392,58 @@ fn follow_reads_every_kubectls_watch() {
                 "{what}: {stderr}"
             );
         }
+        // The same watch pasted into the reader (`pods` without --follow):
+        // JSON documents one after another, each pod's newest state.
+        let stub = serve(Options {
+            held: false,
+            malformed: false,
+        });
+        let text = kubectl(
+            bin,
+            &stub.url,
+            "UTC",
+            &[
+                "get",
+                "pods",
+                "-A",
+                "-o",
+                "json",
+                "--watch",
+                "--request-timeout=0",
+            ],
+        );
+        drop(stub);
+        let read = read_pods(&text, KubeletVersion::V1_37)
+            .unwrap_or_else(|e| panic!("kubectl {name}'s watch, pasted: {e}"));
+        assert_eq!(read.shape, Shape::Watch, "kubectl {name}");
+        let pasted: Vec<String> = observed(&read.pods)
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}/{}/{:?}",
+                    p.namespace,
+                    p.name,
+                    p.containers
+                        .iter()
+                        .map(|c| c.restart_count)
+                        .collect::<Vec<_>>()
+                )
+            })
+            .collect();
+        assert_eq!(
+            pasted,
+            [
+                "shop/web-0/[Some(0), Some(0), Some(6)]",
+                "batch/worker-7/[Some(0)]",
+                "shop/api-2/[Some(1)]"
+            ],
+            "kubectl {name}"
+        );
+        assert!(
+            read.notes.iter().any(|n| n.contains("410 Expired")),
+            "kubectl {name}: {:?}",
+            read.notes
+        );
         // One namespace, and an event no decoder reads: client-go ends the
         // watch there with an error kubectl prints, and the command says so.
         let stub = serve(Options {

@@ -428,3 +428,31 @@ fn the_set_stays_the_size_of_the_cluster() {
     // 25 restarts: the curve's cap, 5 min.
     assert_eq!((c.restart_count, c.backoff_ms), (Some(25), Some(300_000)));
 }
+
+/// Real watch lines from public threads, as their authors pasted them: cut
+/// with `........` (kubernetes-client/python#582, `curl
+/// http://localhost:8001/api/v1/pods?watch=true` through kubectl proxy) and
+/// elided with `<SNIP>` (kubernetes/kubernetes#4113, the v1beta2 API's
+/// watch). Neither is a whole document: each is said and skipped, and the
+/// stream reads on.
+#[test]
+fn real_watch_lines_from_threads_are_said_and_skipped() {
+    let python_582 = r#"{"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"kubernetes-dashboard-5498ccf677-84sxk","generateName":"kubernetes-dashboard-5498ccf677-","namespace":"kube-system","selfLink":"/api/v1/namespaces/kube-system/pods/kubernetes-dashboard-5498ccf677-84sxk"........"#;
+    let (r, _) = reads(&format!("{python_582}\n"));
+    assert_eq!(
+        r,
+        vec![Read::Skipped(
+            "document 1 (line 1): cut short: the stream ended inside it; skipped".into()
+        )]
+    );
+    let k8s_4113 = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",\"id\":\"60767d85-ac8b-11e4-85fd-54ee7527188d\",\"uid\":\"60767d85-ac8b-11e4-85fd-54ee7527188d\",<SNIP>,\"status\":\"Waiting\",<SNIP>}}}\n\
+        {\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",\"id\":\"60f0b4c1-ac8b-11e4-85fd-54ee7527188d\",\"uid\":\"60f0b4c1-ac8b-11e4-85fd-54ee7527188d\",<SNIP>,\"status\":\"Waiting\",<SNIP>}}}\n";
+    let (r, _) = reads(k8s_4113);
+    assert_eq!(r.len(), 2, "{r:?}");
+    for (i, read) in r.iter().enumerate() {
+        assert!(
+            matches!(read, Read::Skipped(s) if s == &format!("document {} (line {}): not JSON: key must be a string at line 1 column 132; skipped", i + 1, i + 1)),
+            "{read:?}"
+        );
+    }
+}

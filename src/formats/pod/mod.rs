@@ -42,9 +42,10 @@ pub enum Shape {
     Events,
     Table,
     Several,
+    Watch,
 }
 
-const SHAPES: [(Shape, &str, &str); 12] = [
+const SHAPES: [(Shape, &str, &str); 13] = [
     (Shape::Pod, "pod", "a Pod (YAML or JSON)"),
     (Shape::PodList, "podList", "a list of Pods (YAML or JSON)"),
     (
@@ -77,6 +78,11 @@ const SHAPES: [(Shape, &str, &str); 12] = [
     (Shape::Events, "events", "back-off events"),
     (Shape::Table, "table", "a kubectl get pods table"),
     (Shape::Several, "several", "several kubectl outputs"),
+    (
+        Shape::Watch,
+        "watch",
+        "JSON documents one after another (a watch: kubectl get pods -o json --watch)",
+    ),
 ];
 
 impl Shape {
@@ -527,6 +533,11 @@ fn read_block(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
     let done =
         |(shape, pods, notes): (Shape, Vec<Reading>, Vec<String>)| PodsRead { shape, pods, notes };
     if trimmed.starts_with(['{', '[']) {
+        // Documents one after another: a watch's stream, its pods' newest
+        // states.
+        if let Some(read) = watch::read_stream(trimmed, version) {
+            return read;
+        }
         let (v, mut notes) = json_value(trimmed)
             .map_err(|e| format!("not a pod (not JSON as kubectl prints it: {e}): {HOW}"))?;
         let (shape, pods, mut more) = object::read_value(&v, version)?;

@@ -137,6 +137,12 @@ impl Framer {
                 }
                 continue;
             }
+            // Between documents, what is not the next one's `{` (a stray
+            // closer, a comma, prose after it) is passed over.
+            if self.depth == 0 && self.doc.is_empty() && b != b'{' {
+                from = i + 1;
+                continue;
+            }
             match b {
                 b'"' => self.in_string = true,
                 b'{' | b'[' => self.depth += 1,
@@ -347,6 +353,85 @@ impl WatchReader {
     }
 }
 
+/// A pasted watch (several JSON documents one after another, as `kubectl
+/// get pods -o json --watch` prints them): each pod's newest state, in the
+/// order pods first appeared. `None` for one document.
+pub fn read_stream(text: &str, version: KubeletVersion) -> Option<Result<super::PodsRead, String>> {
+    // Whole documents from the start (a paste may be re-indented, so the
+    // live framing's column rule does not apply); one cut short ends it.
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut framed = vec![];
+    // The line each document begins on: newlines counted up to its first
+    // character.
+    let (mut line, mut at) = (1u64, 0usize);
+    let mut begins = |end: usize| {
+        let rest = &text[at..end];
+        let start = at + rest.len() - rest.trim_start().len();
+        line += text[at..start].matches('\n').count() as u64;
+        let begun = line;
+        line += text[start..end].matches('\n').count() as u64;
+        at = end;
+        begun
+    };
+    let mut cut = None;
+    loop {
+        match values.next() {
+            Some(Ok(value)) => {
+                let line = begins(values.byte_offset());
+                framed.push(Framed::Document { line, value });
+            }
+            Some(Err(e)) => {
+                cut = Some((begins(text.len()), e));
+                break;
+            }
+            None => break,
+        }
+    }
+    if framed.len() < 2 {
+        return None;
+    }
+    if let Some((line, e)) = cut {
+        framed.push(Framed::Bad {
+            line,
+            why: format!("not JSON: {e}"),
+        });
+    }
+    let mut reader = WatchReader::new(version);
+    let mut pods: Vec<(String, super::Reading)> = vec![];
+    let mut notes = vec![];
+    for r in reader.read(framed) {
+        match r {
+            Read::Change(Change::Put {
+                key,
+                pod,
+                notes: mut n,
+                ..
+            }) => {
+                notes.append(&mut n);
+                let reading = super::Reading::Observed(*pod);
+                match pods.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = reading,
+                    None => pods.push((key, reading)),
+                }
+            }
+            Read::Change(Change::Remove { key }) => pods.retain(|(k, _)| *k != key),
+            Read::Skipped(why) => notes.push(why),
+            Read::Ended(status) => notes.push(format!("the watch ended with an error: {status}")),
+        }
+    }
+    if pods.is_empty() {
+        return Some(Err(format!(
+            "a watch whose pods were all deleted, or none of whose pods has a container status yet: {}",
+            super::HOW
+        )));
+    }
+    Some(Ok(super::PodsRead {
+        shape: super::Shape::Watch,
+        pods: pods.into_iter().map(|(_, r)| r).collect(),
+        notes,
+    }))
+}
+
 /// A pod's identity: its UID, else namespace/name.
 fn key(v: &Value) -> String {
     let meta = |k: &str| {
@@ -507,7 +592,7 @@ pub fn watch_json(live: &Live, now: Epoch) -> Value {
         .collect();
     serde_json::json!({
         "assumes": live.node().label,
-        "shape": "watch",
+        "shape": super::Shape::Watch.name(),
         "asOf": time(Some(now)),
         "watched": live.watched(),
         "pods": pods,
