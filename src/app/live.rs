@@ -481,7 +481,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             let current = selected.as_deref() == Some(key.as_str());
             d.containers
                 .iter()
-                .filter(|c| c.restart_count.unwrap_or(0) > 0 || c.next_restart_at.is_some() || !matches!(c.state.as_str(), "Running" | "Completed" | "ContainerCreating" | "PodInitializing"))
+                .filter(|c| c.looping())
                 .map(move |c| {
                     let step = match (c.curve_step, steps) {
                         (Some(s), Some(of)) => format!("{s}/{of}"),

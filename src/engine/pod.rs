@@ -782,6 +782,21 @@ pub fn newest_time(pod: &PodObservation) -> Option<Epoch> {
         .max()
 }
 
+impl ContainerDiagnosis {
+    /// Running, done or still being created: nothing to wait for.
+    pub fn calm(&self) -> bool {
+        matches!(
+            self.state.as_str(),
+            "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
+        )
+    }
+
+    /// Part of a crash loop: not calm, restarted before, or a restart to come.
+    pub fn looping(&self) -> bool {
+        !self.calm() || self.restart_count.unwrap_or(0) > 0 || self.next_restart_at.is_some()
+    }
+}
+
 impl PodDiagnosis {
     /// The soonest next restart of its containers.
     pub fn soonest(&self) -> Option<Epoch> {
@@ -791,15 +806,9 @@ impl PodDiagnosis {
             .min()
     }
 
-    /// Every container running, done or still being created: nothing to
-    /// wait for.
+    /// Every container calm.
     pub fn calm(&self) -> bool {
-        self.containers.iter().all(|c| {
-            matches!(
-                c.state.as_str(),
-                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
-            )
-        })
+        self.containers.iter().all(ContainerDiagnosis::calm)
     }
 
     /// Its containers' restarts, summed as kubectl's RESTARTS sums them.
@@ -807,10 +816,9 @@ impl PodDiagnosis {
         self.containers.iter().filter_map(|c| c.restart_count).sum()
     }
 
-    /// Whether it belongs in a list of crash loops: a container not calm,
-    /// one that has restarted, or a restart to come.
+    /// Whether it belongs in a list of crash loops: a container looping.
     pub fn looping(&self) -> bool {
-        !self.calm() || self.restarts() > 0 || self.soonest().is_some()
+        self.containers.iter().any(ContainerDiagnosis::looping)
     }
 }
 

@@ -16,7 +16,7 @@ use super::object::{has_container_statuses, read_pod};
 use super::{diagnosis_json, time};
 use crate::engine::config::KubeletVersion;
 use crate::engine::duration::format_go_duration_ms;
-use crate::engine::live::{Change, Listed, Live};
+use crate::engine::live::{Change, Live};
 use crate::engine::pod::{step_of, ContainerDiagnosis, Epoch};
 use crate::formats::time::format_rfc3339;
 
@@ -482,18 +482,6 @@ pub fn countdown(c: &ContainerDiagnosis, now: Epoch) -> String {
     }
 }
 
-/// The containers of a listed pod that the table shows: those looping.
-fn shown(d: &Listed) -> impl Iterator<Item = &ContainerDiagnosis> {
-    d.diagnosis.containers.iter().filter(|c| {
-        c.restart_count.unwrap_or(0) > 0
-            || c.next_restart_at.is_some()
-            || !matches!(
-                c.state.as_str(),
-                "Running" | "Completed" | "ContainerCreating" | "PodInitializing"
-            )
-    })
-}
-
 /// The header line: what the diagnoses assume, how many pods loop, when.
 pub fn watch_header(live: &Live, now: Epoch) -> String {
     let listed = live.pods().len();
@@ -524,7 +512,7 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
     let mut rows: Vec<[String; 8]> = vec![HEAD.map(str::to_owned)];
     for p in live.pods() {
         let d = &p.diagnosis;
-        for c in shown(p) {
+        for c in p.diagnosis.containers.iter().filter(|c| c.looping()) {
             let step = match (c.curve_step, steps) {
                 (Some(s), Some(of)) => format!("{s}/{of}"),
                 (Some(s), None) => s.to_string(),
