@@ -7,7 +7,7 @@
 //! from the stored diagnoses; the engine runs only when a pod changes.
 //! Every request goes to the page's own origin (its CSP allows no other).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo_timers::callback::Interval;
@@ -65,7 +65,9 @@ enum Phase {
 #[derive(Clone)]
 struct Watch {
     phase: Phase,
-    live: Option<Rc<Live>>,
+    /// Changed in place: the set is the size of the cluster, and copying
+    /// it for every event would cost that much each time.
+    live: Option<Rc<RefCell<Live>>>,
     messages: Vec<String>,
     /// Bumped on every change, for Yew to see one.
     version: u64,
@@ -92,18 +94,17 @@ impl Reducible for Watch {
         match msg {
             Msg::Phase(p) => next.phase = p,
             Msg::Listed(live) => {
-                next.live = Some(Rc::new(live));
+                next.live = Some(Rc::new(RefCell::new(live)));
                 next.phase = Phase::Watching;
             }
             Msg::Reads(reads) => {
                 let now = clock_ms();
                 let mut changed = false;
-                let mut live = next.live.take().map(Rc::unwrap_or_clone);
                 for r in reads {
                     match r {
                         Read::Change(c) => {
-                            if let Some(l) = live.as_mut() {
-                                changed |= l.apply(c, now);
+                            if let Some(l) = &next.live {
+                                changed |= l.borrow_mut().apply(c, now);
                             }
                         }
                         Read::Skipped(why) => say(&mut next.messages, why),
@@ -113,7 +114,6 @@ impl Reducible for Watch {
                         ),
                     }
                 }
-                next.live = live.map(Rc::new);
                 if !changed && next.messages == self.messages {
                     return self;
                 }
@@ -441,10 +441,10 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             format!("{why}; trying again shortly (the list below is the last one seen)")
         }
         Phase::Watching => {
-            let (n, of) = state
-                .live
-                .as_ref()
-                .map_or((0, 0), |l| (l.pods().len(), l.watched()));
+            let (n, of) = state.live.as_ref().map_or((0, 0), |l| {
+                let l = l.borrow();
+                (l.pods().len(), l.watched())
+            });
             format!(
                 "Watching {} through this page's API: {n} crash-looping of {of} pods, at {}",
                 watched
@@ -464,7 +464,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         }),
         _ => None,
     };
-    let live = state.live.clone();
+    let live = state.live.as_ref().map(|l| l.borrow());
     // A set kept while the watch is down is the last one seen, said so.
     let stale = !matches!(state.phase, Phase::Watching);
     let rows = live.as_ref().map(|l| {
