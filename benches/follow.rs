@@ -11,7 +11,7 @@ use std::time::Instant;
 use crashloop_explorer::engine::config::KubeletVersion;
 use crashloop_explorer::engine::live::Live;
 use crashloop_explorer::engine::pod::NodeAssumption;
-use crashloop_explorer::formats::pod::watch::{watch_json, watch_table, Read, WatchReader};
+use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
 use crashloop_explorer::formats::time::format_rfc3339;
 use serde_json::json;
 
@@ -110,8 +110,19 @@ fn main() {
     let t0 = Instant::now();
     let table = watch_table(&live, t);
     let table_took = t0.elapsed();
+    let mut lines = JsonLines::default();
     let t0 = Instant::now();
-    let line = watch_json(&live, t).to_string();
+    let first = lines.line(&live, t);
+    let json_first = t0.elapsed();
+    // One pod restarts again: its JSON is written anew, the others' kept.
+    let mut again = WatchReader::new(KubeletVersion::V1_37);
+    for r in again.push(&format!("{}\n", pod(0, 400, t + 1_000))) {
+        if let Read::Change(c) = r {
+            live.apply(c, t + 1_000);
+        }
+    }
+    let t0 = Instant::now();
+    let line = lines.line(&live, t + 1_000);
     let json_took = t0.elapsed();
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     let row = |name: &str, value: f64, unit: &str| println!("{name:<58} {value:>12.3} {unit}");
@@ -136,7 +147,12 @@ fn main() {
         "µs",
     );
     row(
-        "follow: the JSON line of 1,000 looping pods",
+        "follow: the first JSON line of 1,000 looping pods",
+        us(json_first),
+        "µs",
+    );
+    row(
+        "follow: the next JSON line, one pod changed",
         us(json_took),
         "µs",
     );
@@ -155,6 +171,7 @@ fn main() {
         PEAK.load(Ordering::Relaxed) as f64 / 1e6,
         "MB",
     );
+    assert!(first.len() > 1_000_000 && line.len() > 1_000_000);
     eprintln!(
         "({} table lines, a {} KB JSON line)",
         table.lines().count(),

@@ -10,7 +10,7 @@ use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crashloop_explorer::engine::live::Live;
-use crashloop_explorer::formats::pod::watch::{watch_json, watch_table, Read, WatchReader};
+use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
 
 use crate::cli::Node;
 
@@ -80,6 +80,7 @@ pub fn run(node: &Node, json: bool) -> ExitCode {
         terminal,
         printed: false,
         messages: vec![],
+        lines: JsonLines::default(),
     };
     let mut ended = false;
     while !ended {
@@ -152,6 +153,7 @@ struct Output {
     terminal: bool,
     printed: bool,
     messages: Vec<String>,
+    lines: JsonLines,
 }
 
 impl Output {
@@ -170,7 +172,7 @@ impl Output {
     fn draw(&mut self, live: &Live) -> std::io::Result<()> {
         let now = crate::clock();
         let text = if self.json {
-            format!("{}\n", watch_json(live, now))
+            format!("{}\n", self.lines.line(live, now))
         } else {
             let mut t = watch_table(live, now);
             if self.terminal {

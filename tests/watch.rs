@@ -7,7 +7,7 @@ use crashloop_explorer::engine::config::KubeletVersion;
 use crashloop_explorer::engine::live::{Change, Live};
 use crashloop_explorer::engine::pod::NodeAssumption;
 use crashloop_explorer::formats::pod::watch::{
-    countdown, watch_json, watch_table, Framed, Framer, Read, WatchReader,
+    countdown, watch_table, Framed, Framer, JsonLines, Read, WatchReader,
 };
 use crashloop_explorer::formats::time::parse_rfc3339;
 use serde_json::{json, Value};
@@ -321,7 +321,9 @@ fn the_set_keeps_each_pods_newest_state_and_counts_down() {
          POD     CONTAINER  STATE             RESTARTS  STEP  BACK-OFF  NEXT RESTART  LAST EXIT\n\
          shop/a  app        CrashLoopBackOff  2         2/6   20s       in 12s        Error (1)\n"
     );
-    let line = watch_json(&l, at("2026-11-20T10:00:20Z"));
+    let mut lines = JsonLines::default();
+    let line: Value =
+        serde_json::from_str(&lines.line(&l, at("2026-11-20T10:00:20Z"))).expect("JSON");
     assert_eq!(
         (
             &line["shape"],
@@ -455,4 +457,97 @@ fn real_watch_lines_from_threads_are_said_and_skipped() {
             "{read:?}"
         );
     }
+}
+
+/// A JSON line is each listed pod as `pods` prints it, plus `diagnosedAt`,
+/// its countdowns as of the line, however many lines came before: the pods
+/// written at an earlier change are kept and their countdowns filled in
+/// again; a changed pod is written anew; a removed one is gone.
+#[test]
+fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
+    use crashloop_explorer::formats::pod::diagnosis_json;
+    let web: Value =
+        serde_json::from_str(include_str!("fixtures/web-0.json")).expect("the fixture");
+    let mut l = live();
+    let t0 = at("2026-11-20T10:00:13Z");
+    apply(&mut l, &web, t0);
+    apply(
+        &mut l,
+        &pod(
+            "a",
+            "u-a",
+            2,
+            "2026-11-20T10:00:04Z",
+            "2026-11-20T10:00:05Z",
+        ),
+        t0,
+    );
+    let expected = |l: &Live, now: i64| -> Value {
+        let pods: Vec<Value> = l
+            .pods()
+            .iter()
+            .map(|p| {
+                let mut v = diagnosis_json(&p.diagnosis);
+                for (c, d) in v["containers"]
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .zip(&p.diagnosis.containers)
+                {
+                    c["countdownMs"] = d.next_restart_at.map(|t| t - now).into();
+                }
+                v["diagnosedAt"] = json!(crashloop_explorer::formats::time::format_rfc3339(p.at));
+                v
+            })
+            .collect();
+        json!({"assumes": l.node().label, "shape": "watch",
+            "asOf": crashloop_explorer::formats::time::format_rfc3339(now),
+            "watched": l.watched(), "pods": pods})
+    };
+    let mut lines = JsonLines::default();
+    for now in [t0, t0 + 7_000, t0 + 60_000] {
+        let line: Value = serde_json::from_str(&lines.line(&l, now)).expect("JSON");
+        assert_eq!(line, expected(&l, now));
+    }
+    // web-0 has two containers (a sidecar, running, and the app), only the
+    // app counting down: at 10:00:20,
+    // its 2m40s from 10:00:03 (10:02:43) is 143 s away; a's 10:00:25, 5 s.
+    let line: Value = serde_json::from_str(&lines.line(&l, t0 + 7_000)).unwrap();
+    let countdowns: Vec<Vec<Value>> = line["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["containers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["countdownMs"].clone())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        countdowns,
+        [vec![json!(5_000)], vec![Value::Null, json!(143_000)]]
+    );
+    // a restarts again (3 restarts: 40 s from 10:00:31, so 10:01:11, 31 s
+    // after 10:00:40) and web-0 is deleted.
+    let t1 = at("2026-11-20T10:00:40Z");
+    apply(
+        &mut l,
+        &pod(
+            "a",
+            "u-a",
+            3,
+            "2026-11-20T10:00:30Z",
+            "2026-11-20T10:00:31Z",
+        ),
+        t1,
+    );
+    apply(&mut l, &json!({"type": "DELETED", "object": web}), t1);
+    let line: Value = serde_json::from_str(&lines.line(&l, t1)).unwrap();
+    assert_eq!(line, expected(&l, t1));
+    assert_eq!(line["pods"].as_array().unwrap().len(), 1);
+    assert_eq!(line["pods"][0]["containers"][0]["restartCount"], 3);
+    assert_eq!(line["pods"][0]["containers"][0]["countdownMs"], 31_000);
 }

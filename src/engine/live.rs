@@ -34,6 +34,8 @@ pub enum Change {
 /// A crash-looping pod, diagnosed at `at` (its last change).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listed {
+    /// Its UID, else namespace/name.
+    pub key: String,
     pub diagnosis: PodDiagnosis,
     pub at: Epoch,
 }
@@ -80,7 +82,14 @@ impl Live {
                 let mut diagnosis = diagnose(&pod, &self.node, now);
                 if diagnosis.looping() {
                     diagnosis.notes.splice(0..0, notes);
-                    self.listed.insert(key, Listed { diagnosis, at: now });
+                    self.listed.insert(
+                        key.clone(),
+                        Listed {
+                            key,
+                            diagnosis,
+                            at: now,
+                        },
+                    );
                     true
                 } else {
                     self.listed.remove(&key).is_some()
