@@ -2,7 +2,9 @@
 //! reads, the main loop applies and draws), the crash loops drawn in place
 //! in a terminal with their countdowns ticking each second, or one line of
 //! JSON per change. The stream ending, or Ctrl-C, ends it with exit 0 and
-//! the last state shown.
+//! the last state shown: kubectl's own watch ends for good when the server
+//! closes it (kubectl pkg/cmd/get/get.go, `watch`, through client-go's
+//! `UntilWithoutRetry`), with exit 0.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;

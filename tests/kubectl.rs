@@ -17,7 +17,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crashloop_explorer::engine::config::KubeletVersion;
@@ -30,14 +30,12 @@ use serde_json::Value;
 
 #[path = "support/apistub.rs"]
 mod apistub;
-use apistub::{kubectls, pods, serve, Options, ServedPod};
+use apistub::{kubectl_at, kubectls, pods, serve, Options, ServedPod};
 
-fn kubectl(bin: &PathBuf, server: &str, tz: &str, args: &[&str]) -> String {
-    let out = Command::new(bin)
-        .args(["--server", server, "--request-timeout=10s"])
+fn kubectl(bin: &Path, server: &str, tz: &str, args: &[&str]) -> String {
+    let out = kubectl_at(bin, server)
+        .arg("--request-timeout=10s")
         .args(args)
-        .env("KUBECONFIG", "/dev/null")
-        .env("HOME", std::env::temp_dir())
         .env("TZ", tz)
         .output()
         .expect("kubectl runs");
@@ -239,11 +237,9 @@ fn every_kubectl_prints_what_the_reader_reads_back() {
 /// `kubectl … get pods -o json --watch [ARGS]` against the stub, piped into
 /// `crashloop-explorer pods --follow --json`: its lines, parsed, and what it
 /// said on standard error.
-fn follow(bin: &PathBuf, server: &str, args: &[&str]) -> (Vec<Value>, String) {
-    let mut watch = Command::new(bin)
+fn follow(bin: &Path, server: &str, args: &[&str]) -> (Vec<Value>, String) {
+    let mut watch = kubectl_at(bin, server)
         .args([
-            "--server",
-            server,
             "--request-timeout=0",
             "get",
             "pods",
@@ -252,8 +248,6 @@ fn follow(bin: &PathBuf, server: &str, args: &[&str]) -> (Vec<Value>, String) {
             "--watch",
         ])
         .args(args)
-        .env("KUBECONFIG", "/dev/null")
-        .env("HOME", std::env::temp_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 #[path = "support/apistub.rs"]
 mod apistub;
-use apistub::{kubectls, serve, Options};
+use apistub::{kubectl_at, kubectls, serve, Options};
 
 /// Kills kubectl proxy however the test ends.
 struct Proxy(std::process::Child);
@@ -48,18 +48,10 @@ fn the_page_watches_a_cluster_through_kubectl_proxy() {
         held: true,
         malformed: true,
     });
-    let mut child = Command::new(&kubectl)
-        .args([
-            "--server",
-            &stub.url,
-            "proxy",
-            "--port=0",
-            "--address=127.0.0.1",
-        ])
+    let mut child = kubectl_at(&kubectl, &stub.url)
+        .args(["proxy", "--port=0", "--address=127.0.0.1"])
         .arg(format!("--www={}", dist.display()))
         .arg("--www-prefix=/ui/")
-        .env("KUBECONFIG", "/dev/null")
-        .env("HOME", std::env::temp_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::controls::{Choice, TextArea, TextField};
 use super::state::PodGroup;
-use crate::engine::config::{KubeletConfig, KubeletVersion};
+use crate::engine::config::{ConfigError, KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::pod::{
     diagnose_pods, exit_words, ContainerDiagnosis, ContainerKind, NodeAssumption,
@@ -36,6 +36,40 @@ pub struct PodPanelProps {
 /// The "Diagnose on" choice's values.
 const ASSUME_SHIPPED: &str = "shipped";
 const ASSUME_ABOVE: &str = "above";
+
+/// The node a panel diagnoses pods on, and the "Diagnose on" choice that
+/// picks it.
+pub struct Assumed {
+    pub node: Result<NodeAssumption, ConfigError>,
+    pub choice: Html,
+}
+
+/// The kubelet's shipped defaults for `version`, or the configuration the
+/// view's controls set: a pod does not carry its node's configuration, so
+/// the user chooses (shipped, until they do).
+#[hook]
+pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletConfig) -> Assumed {
+    let above_chosen = use_state(|| false);
+    let shipped = NodeAssumption::new(version, None, "");
+    let above = NodeAssumption::new(version, Some(config), "as configured above");
+    let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
+        Ok(n) => n.label.clone(),
+        Err(e) => format!("{refused} (refused: {e})"),
+    };
+    let choice = html! {
+        <Choice id={id} label="Diagnose on"
+            options={vec![
+                (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
+                (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
+            ]}
+            selected={if *above_chosen { ASSUME_ABOVE } else { ASSUME_SHIPPED }}
+            onchange={{ let a = above_chosen.clone(); Callback::from(move |v: String| a.set(v == ASSUME_ABOVE)) }} />
+    };
+    Assumed {
+        node: if *above_chosen { above } else { shipped },
+        choice,
+    }
+}
 
 fn clock_ms() -> i64 {
     js_sys::Date::now() as i64
@@ -117,9 +151,6 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     let tick = use_state(|| 0u64);
     // Which pod of a paste of several is shown in full (its rank).
     let selected = use_state(|| 0usize);
-    // Whether the pod is diagnosed on the configuration chosen above rather
-    // than on the kubelet's shipped defaults (the pod does not carry it).
-    let assume_above = use_state(|| false);
     let read: Rc<Result<Rc<PodsRead>, String>> = {
         let version = p.version;
         use_memo(((*text).clone(), version), |(t, v)| {
@@ -138,22 +169,11 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         Some(Ok(t)) => *t,
         _ => pasted_at.unwrap_or_else(clock_ms),
     };
-    let shipped = NodeAssumption::new(p.version, None, "");
-    let above = NodeAssumption::new(p.version, Some(&p.config), "as configured above");
-    let node = if *assume_above { &above } else { &shipped };
-    let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
-        Ok(n) => n.label.clone(),
-        Err(e) => format!("{refused} (refused: {e})"),
-    };
-    let assume_choice = html! {
-        <Choice id="pod-assume" label="Diagnose on"
-            options={vec![
-                (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
-                (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
-            ]}
-            selected={if *assume_above { ASSUME_ABOVE } else { ASSUME_SHIPPED }}
-            onchange={{ let a = assume_above.clone(); Callback::from(move |v: String| a.set(v == ASSUME_ABOVE)) }} />
-    };
+    let Assumed {
+        node,
+        choice: assume_choice,
+    } = use_assumed("pod-assume", p.version, &p.config);
+    let node = &node;
     let all = match (&shown, node) {
         (Some(r), Ok(node)) => Some(diagnose_pods(&r.pods, node, now, typed_now.is_some())),
         _ => None,

@@ -1,9 +1,10 @@
 //! "Watch this cluster": where the page is served beside a Kubernetes API
 //! (`kubectl proxy --www`), the crash-looping pods of a namespace or of all,
-//! live. It lists the pods, then watches from the list's resourceVersion
-//! (client-go's reflector does the same: `ListAndWatch`); a watch that ends
-//! resumes from the newest version seen, one that fails retries after a
-//! growing pause, and a `410 Gone` lists again. Countdowns tick each second
+//! live. It lists the pods, then watches from the list's resourceVersion; a
+//! watch that ends resumes from the newest version seen, one that fails
+//! retries after a growing pause, and a `410 Gone` (Expired) lists again:
+//! client-go's reflector does the same (tools/cache/reflector.go,
+//! `ListAndWatch`, and its `isExpiredError` relist). Countdowns tick each second
 //! from the stored diagnoses; the engine runs only when a pod changes.
 //! Every request goes to the page's own origin (its CSP allows no other).
 
@@ -16,13 +17,15 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
-use super::controls::{Choice, TextField};
-use super::diagnose::container_view;
+use super::controls::TextField;
+use super::diagnose::{container_view, use_assumed, Assumed};
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::format_go_duration_ms;
 use crate::engine::live::Live;
-use crate::engine::pod::{step_of, NodeAssumption};
-use crate::formats::pod::watch::{countdown, Read, WatchReader};
+use crate::engine::pod::NodeAssumption;
+use crate::formats::pod::watch::{
+    countdown, curve_steps, exit_short, step_words, Read, WatchReader,
+};
 use crate::formats::time::format_rfc3339;
 
 /// Where kubectl proxy serves the core API (its `--api-prefix` is `/`).
@@ -34,6 +37,8 @@ const PAGE: u32 = 500;
 /// Pauses before a failed watch is tried again: doubling up to the cap.
 const RETRY_FIRST_MS: u32 = 1_000;
 const RETRY_MAX_MS: u32 = 30_000;
+/// `410 Gone`: the version asked for is too old; list again.
+const GONE: u16 = 410;
 /// The countdowns' tick.
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
@@ -239,24 +244,23 @@ async fn list(
     }
 }
 
-/// Reads a watch's body as it comes into the reducer; the newest
-/// resourceVersion seen, and whether the server ended it with an error.
+/// Reads a watch's body as it comes into the reducer, until it ends (the
+/// reader keeps the newest resourceVersion, and whether it ended in a 410).
 async fn stream(
     response: web_sys::Response,
     reader: &mut WatchReader,
     state: &UseReducerDispatcher<Watch>,
     alive: &dyn Fn() -> bool,
-) -> Result<bool, String> {
+) -> Result<(), String> {
     let body = response.body().ok_or("the watch has no body")?;
     let chunks: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut pending: Vec<u8> = vec![];
-    let mut expired = false;
     loop {
         let next = JsFuture::from(chunks.read())
             .await
             .map_err(|e| js_words(&e))?;
         if !alive() {
-            return Ok(false);
+            return Ok(());
         }
         let done = js_sys::Reflect::get(&next, &"done".into())
             .ok()
@@ -265,7 +269,7 @@ async fn stream(
         if done {
             let reads = reader.finish();
             state.dispatch(Msg::Reads(reads));
-            return Ok(expired);
+            return Ok(());
         }
         let value = js_sys::Reflect::get(&next, &"value".into()).unwrap_or_default();
         pending.extend(js_sys::Uint8Array::new(&value).to_vec());
@@ -278,9 +282,6 @@ async fn stream(
         let text = String::from_utf8_lossy(&pending[..whole]).into_owned();
         pending.drain(..whole);
         let reads = reader.push(&text);
-        expired |= reads
-            .iter()
-            .any(|r| matches!(r, Read::Ended(s) if s.starts_with("410 ")));
         if !reads.is_empty() {
             state.dispatch(Msg::Reads(reads));
         }
@@ -339,9 +340,12 @@ async fn run(
         let outcome = match get(&url, &signal).await {
             Ok(r) => {
                 state.dispatch(Msg::Phase(Phase::Watching));
-                stream(r, &mut reader, &state, &*alive).await
+                stream(r, &mut reader, &state, &*alive)
+                    .await
+                    .map(|()| reader.expired)
             }
-            Err((410, _)) => Ok(true),
+            // The HTTP status itself, where a server answers so.
+            Err((GONE, _)) => Ok(true),
             Err((_, e)) => Err(e),
         };
         if !alive() {
@@ -378,16 +382,13 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     let ns_text = use_state(String::new);
     // The namespace watched: the field's text when "Watch" was pressed.
     let watched = use_state(|| None::<String>);
-    let assume_above = use_state(|| false);
+    // The pod shown in full, by its key (UID).
     let selected = use_state(|| None::<String>);
     let tick = use_state(clock_ms);
-    let shipped = NodeAssumption::new(p.version, None, "");
-    let above = NodeAssumption::new(p.version, Some(&p.config), "as configured above");
-    let node = if *assume_above {
-        above.clone()
-    } else {
-        shipped.clone()
-    };
+    let Assumed {
+        node,
+        choice: assume_choice,
+    } = use_assumed("live-assume", p.version, &p.config);
     {
         let dispatcher = state.dispatcher();
         let key = (
@@ -429,10 +430,9 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
         })
     };
-    let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
-        Ok(n) => n.label.clone(),
-        Err(e) => format!("{refused} (refused: {e})"),
-    };
+    // Ranked once a render (each second, for the countdowns).
+    let live = state.live.as_ref().map(|l| l.borrow());
+    let pods = live.as_ref().map(|l| l.pods()).unwrap_or_default();
     let status = match &state.phase {
         Phase::Probing => "Looking for a Kubernetes API at this page's origin…".to_owned(),
         Phase::NoApi(_) => String::new(),
@@ -440,19 +440,15 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         Phase::Retrying(why) => {
             format!("{why}; trying again shortly (the list below is the last one seen)")
         }
-        Phase::Watching => {
-            let (n, of) = state.live.as_ref().map_or((0, 0), |l| {
-                let l = l.borrow();
-                (l.pods().len(), l.watched())
-            });
-            format!(
-                "Watching {} through this page's API: {n} crash-looping of {of} pods, at {}",
-                watched
-                    .as_deref()
-                    .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
-                format_rfc3339(clock - clock % 1000)
-            )
-        }
+        Phase::Watching => format!(
+            "Watching {} through this page's API: {} crash-looping of {} pods, at {}",
+            watched
+                .as_deref()
+                .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
+            pods.len(),
+            live.as_ref().map_or(0, |l| l.watched()),
+            format_rfc3339(clock - clock % 1000)
+        ),
     };
     let no_api = match &state.phase {
         Phase::NoApi(why) => Some(html! {
@@ -464,46 +460,33 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         }),
         _ => None,
     };
-    let live = state.live.as_ref().map(|l| l.borrow());
     // A set kept while the watch is down is the last one seen, said so.
     let stale = !matches!(state.phase, Phase::Watching);
     let rows = live.as_ref().map(|l| {
-        let b = &l.node().backoff;
-        let steps = step_of(b.initial_ms, b.max_ms, b.max_ms);
-        let pods = l.pods();
+        let steps = curve_steps(l);
         let body = pods.iter().flat_map(|p| {
             let d = &p.diagnosis;
-            let key = format!("{}/{}", d.namespace, d.pod);
+            let name = format!("{}/{}", d.namespace, d.pod);
             let pick = {
-                let (selected, key) = (selected.clone(), key.clone());
+                let (selected, key) = (selected.clone(), p.key.clone());
                 Callback::from(move |_: MouseEvent| selected.set(Some(key.clone())))
             };
-            let current = selected.as_deref() == Some(key.as_str());
+            let current = selected.as_deref() == Some(p.key.as_str());
+            let or_dash = |s: Option<String>| s.unwrap_or_else(|| "—".into());
             d.containers
                 .iter()
                 .filter(|c| c.looping())
-                .map(move |c| {
-                    let step = match (c.curve_step, steps) {
-                        (Some(s), Some(of)) => format!("{s}/{of}"),
-                        (Some(s), None) => s.to_string(),
-                        _ => "—".into(),
-                    };
-                    html! {
-                        <tr data-pod={key.clone()} aria-current={current.then_some("true")}>
-                            <td><button type="button" class="link" onclick={pick.clone()} title="Show this pod's diagnosis">{ key.clone() }</button></td>
-                            <td>{ c.name.clone() }</td>
-                            <td class="live-state">{ c.state.clone() }</td>
-                            <td class="live-restarts">{ c.restart_count.map_or("—".into(), |n| n.to_string()) }</td>
-                            <td>{ step }</td>
-                            <td>{ c.backoff_ms.map_or("—".into(), format_go_duration_ms) }</td>
-                            <td class="live-countdown">{ if c.next_restart_at.is_some() { countdown(c, clock) } else { "—".into() } }</td>
-                            <td>{ match (&c.exit_reason, c.exit_code) {
-                                (Some(r), Some(code)) => format!("{r} ({code})"),
-                                (None, Some(code)) => format!("exit {code}"),
-                                _ => "—".into(),
-                            } }</td>
-                        </tr>
-                    }
+                .map(move |c| html! {
+                    <tr data-pod={name.clone()} aria-current={current.then_some("true")}>
+                        <td><button type="button" class="link" onclick={pick.clone()} title="Show this pod's diagnosis">{ name.clone() }</button></td>
+                        <td>{ c.name.clone() }</td>
+                        <td class="live-state">{ c.state.clone() }</td>
+                        <td class="live-restarts">{ or_dash(c.restart_count.map(|n| n.to_string())) }</td>
+                        <td>{ or_dash(step_words(c, steps)) }</td>
+                        <td>{ or_dash(c.backoff_ms.map(format_go_duration_ms)) }</td>
+                        <td class="live-countdown">{ or_dash(c.next_restart_at.map(|_| countdown(c, clock))) }</td>
+                        <td>{ or_dash(exit_short(c)) }</td>
+                    </tr>
                 })
                 .collect::<Vec<_>>()
         });
@@ -523,7 +506,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     });
     let chosen = live.as_ref().and_then(|l| {
         let key = selected.as_deref()?;
-        let p = l.pods().into_iter().find(|p| format!("{}/{}", p.diagnosis.namespace, p.diagnosis.pod) == key)?;
+        let p = pods.iter().find(|p| p.key == key)?;
         let d = &p.diagnosis;
         Some(html! {
             <div id="live-diagnosis">
@@ -541,13 +524,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             <form class="row" onsubmit={on_watch}>
                 <TextField id="live-namespace" label={html! {"namespace (empty: all)"}} value={(*ns_text).clone()} placeholder="e.g. shop"
                     oninput={{ let n = ns_text.clone(); Callback::from(move |v: String| n.set(v)) }} error={ns_error.map(AttrValue::from)} />
-                <Choice id="live-assume" label="Diagnose on"
-                    options={vec![
-                        (AttrValue::from("shipped"), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
-                        (AttrValue::from("above"), AttrValue::from(option_text(&above, "the configuration chosen above"))),
-                    ]}
-                    selected={if *assume_above { "above" } else { "shipped" }}
-                    onchange={{ let a = assume_above.clone(); Callback::from(move |v: String| a.set(v == "above")) }} />
+                { assume_choice }
                 <button type="submit" id="live-watch">{"Watch"}</button>
             </form>
             if let Err(e) = &node {

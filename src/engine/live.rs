@@ -103,6 +103,11 @@ impl Live {
         self.fingerprints.len()
     }
 
+    /// How many of them loop (`pods().len()`, without ranking them).
+    pub fn looping(&self) -> usize {
+        self.listed.len()
+    }
+
     /// The crash-looping pods, soonest restart first (then those in
     /// trouble, then the most restarted, then by namespace and name).
     pub fn pods(&self) -> Vec<&Listed> {

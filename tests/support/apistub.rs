@@ -624,6 +624,16 @@ pub fn serve(options: Options) -> Stub {
     }
 }
 
+/// `kubectl --server SERVER` with no kubeconfig of the user's: every test
+/// talks to the stub alone.
+pub fn kubectl_at(bin: &std::path::Path, server: &str) -> Command {
+    let mut c = Command::new(bin);
+    c.args(["--server", server])
+        .env("KUBECONFIG", "/dev/null")
+        .env("HOME", std::env::temp_dir());
+    c
+}
+
 /// Every kubectl on the machine, with its version.
 pub fn kubectls() -> Vec<(String, PathBuf)> {
     let mut paths: Vec<PathBuf> = vec![];

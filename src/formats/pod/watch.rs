@@ -2,7 +2,11 @@
 //! its own indented document; `--output-watch-events` wraps each in
 //! `{"type", "object"}`), the API's own stream (`kubectl get --raw
 //! '/api/v1/pods?watch=1'`, an event a line) and a PodList (the list a watch
-//! starts from), read into `engine::live` changes.
+//! starts from), read into `engine::live` changes. kubectl prints the
+//! list's pods first, then the watch's from the list's resourceVersion, and
+//! the Status of an `ERROR` event bare (pkg/cmd/get/get.go, `watch`); an
+//! event client-go cannot decode ends the watch as an `ERROR` with a 500
+//! Status (apimachinery pkg/watch/streamwatcher.go, `receive`).
 //!
 //! Documents are framed here, by brace depth: serde_json's
 //! StreamDeserializer stops for good at the first malformed document, and a
@@ -222,6 +226,9 @@ pub struct WatchReader {
     pub resource_version: Option<String>,
     /// A list page's `metadata.continue`: where the list goes on.
     pub continue_token: Option<String>,
+    /// The API server said `410 Gone` (its version is too old to resume
+    /// from): a watch must list again.
+    pub expired: bool,
 }
 
 impl WatchReader {
@@ -232,6 +239,7 @@ impl WatchReader {
             documents: 0,
             resource_version: None,
             continue_token: None,
+            expired: false,
         }
     }
 
@@ -265,6 +273,13 @@ impl WatchReader {
         out
     }
 
+    /// A Status that ends the watch, noting a 410.
+    fn ended(&mut self, status: &Value) -> Read {
+        const GONE: u64 = 410;
+        self.expired |= status.get("code").and_then(Value::as_u64) == Some(GONE);
+        Read::Ended(status_words(status))
+    }
+
     fn note_version(&mut self, v: &Value) {
         if let Some(rv) = v
             .get("metadata")
@@ -287,7 +302,7 @@ impl WatchReader {
                     out.push(Read::Change(Change::Remove { key: key(object) }));
                 }
                 "BOOKMARK" => self.note_version(object),
-                "ERROR" => out.push(Read::Ended(status_words(object))),
+                "ERROR" => out.push(self.ended(object)),
                 other => out.push(Read::Skipped(format!(
                     "{at}: a watch event of type {}, not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR; skipped",
                     crate::engine::field::quoted(other)
@@ -296,7 +311,7 @@ impl WatchReader {
             return;
         }
         match kind {
-            "Status" => out.push(Read::Ended(status_words(v))),
+            "Status" => out.push(self.ended(v)),
             "List" | "PodList" => {
                 let items = v.get("items").and_then(Value::as_array);
                 for item in items.into_iter().flatten() {
@@ -483,9 +498,35 @@ pub fn countdown(c: &ContainerDiagnosis, now: Epoch) -> String {
     }
 }
 
+/// The steps of the set's curve up to its cap (6 for 10 s doubling to 5
+/// min).
+pub fn curve_steps(live: &Live) -> Option<u32> {
+    let b = &live.node().backoff;
+    step_of(b.initial_ms, b.max_ms, b.max_ms)
+}
+
+/// `5/6`: a container's step of the curve, of `steps`.
+pub fn step_words(c: &ContainerDiagnosis, steps: Option<u32>) -> Option<String> {
+    let s = c.curve_step?;
+    Some(match steps {
+        Some(of) => format!("{s}/{of}"),
+        None => s.to_string(),
+    })
+}
+
+/// `Error (1)`: the last exit's reason and code, as far as shown.
+pub fn exit_short(c: &ContainerDiagnosis) -> Option<String> {
+    match (&c.exit_reason, c.exit_code) {
+        (Some(r), Some(code)) => Some(format!("{r} ({code})")),
+        (None, Some(code)) => Some(format!("exit {code}")),
+        (Some(r), None) => Some(r.clone()),
+        (None, None) => None,
+    }
+}
+
 /// The header line: what the diagnoses assume, how many pods loop, when.
 pub fn watch_header(live: &Live, now: Epoch) -> String {
-    let listed = live.pods().len();
+    let listed = live.looping();
     format!(
         "{} crash-looping of {} pods watched, {} · assumed: {}",
         listed,
@@ -508,23 +549,11 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
         "NEXT RESTART",
         "LAST EXIT",
     ];
-    let b = &live.node().backoff;
-    let steps = step_of(b.initial_ms, b.max_ms, b.max_ms);
+    let steps = curve_steps(live);
     let mut rows: Vec<[String; 8]> = vec![HEAD.map(str::to_owned)];
     for p in live.pods() {
         let d = &p.diagnosis;
         for c in p.diagnosis.containers.iter().filter(|c| c.looping()) {
-            let step = match (c.curve_step, steps) {
-                (Some(s), Some(of)) => format!("{s}/{of}"),
-                (Some(s), None) => s.to_string(),
-                _ => "-".into(),
-            };
-            let exit = match (&c.exit_reason, c.exit_code) {
-                (Some(r), Some(code)) => format!("{r} ({code})"),
-                (None, Some(code)) => format!("exit {code}"),
-                (Some(r), None) => r.clone(),
-                (None, None) => "-".into(),
-            };
             rows.push([
                 format!("{}/{}", d.namespace, d.pod),
                 if c.name.is_empty() {
@@ -534,10 +563,10 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
                 },
                 c.state.clone(),
                 c.restart_count.map_or("-".into(), |n| n.to_string()),
-                step,
+                step_words(c, steps).unwrap_or_else(|| "-".into()),
                 c.backoff_ms.map_or("-".into(), format_go_duration_ms),
                 countdown(c, now),
-                exit,
+                exit_short(c).unwrap_or_else(|| "-".into()),
             ]);
         }
     }
