@@ -551,3 +551,49 @@ fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
     assert_eq!(line["pods"][0]["containers"][0]["restartCount"], 3);
     assert_eq!(line["pods"][0]["containers"][0]["countdownMs"], 31_000);
 }
+
+/// Whatever comes down the pipe (a binary file, text in any script, braces
+/// and quotes in any order, split anywhere), the reader says what it
+/// skipped and never stops: 3,000 seeded streams of characters a watch and
+/// a mistake are made of, read whole, in pieces, and as a paste.
+#[test]
+fn no_stream_stops_the_reader() {
+    const PIECES: [&str; 16] = [
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "\\",
+        ",",
+        ":",
+        "\n",
+        " ",
+        "é",
+        "日本",
+        "\u{0}",
+        r#"{"type":"MODIFIED","object":"#,
+        r#"{"kind":"Pod","metadata":{"uid":"u"},"status":{"containerStatuses":[{"name":"a","restartCount":1,"state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}}"#,
+        "null",
+    ];
+    let mut seed: u64 = 0x5eed;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    };
+    for _ in 0..3_000 {
+        let text: String = (0..next(40)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let mut whole = WatchReader::new(KubeletVersion::V1_37);
+        whole.push(&text);
+        whole.finish();
+        let mut pieces = WatchReader::new(KubeletVersion::V1_37);
+        let chars: Vec<char> = text.chars().collect();
+        for chunk in chars.chunks(1 + next(5)) {
+            pieces.push(&chunk.iter().collect::<String>());
+        }
+        pieces.finish();
+        let _ = crashloop_explorer::formats::pod::read_pods(&text, KubeletVersion::V1_37);
+    }
+}

@@ -135,21 +135,27 @@ fn say(messages: &mut Vec<String>, m: String) {
     messages.push(m);
 }
 
-/// A namespace as the API names them (an RFC 1123 label), or all.
+/// A namespace as the API names them (an RFC 1123 label), or all; refused
+/// in the API server's words (apimachinery's `IsDNS1123Label`).
 fn namespace(text: &str) -> Result<Option<String>, String> {
+    const MAX: usize = 63;
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
     }
-    let label = t.len() <= 63
-        && t.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    let name = crate::engine::field::quoted(t);
+    if t.len() > MAX {
+        return Err(format!("{name}: must be no more than {MAX} characters"));
+    }
+    let label = t
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !t.starts_with('-')
         && !t.ends_with('-');
     if label {
         Ok(Some(t.to_owned()))
     } else {
-        Err(format!("{}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')", crate::engine::field::quoted(t)))
+        Err(format!("{name}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"))
     }
 }
 
@@ -523,9 +529,9 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             <p class="hint">{"Where this page is served beside a cluster's API ("}<code>{ PROXY_COMMAND }</code>{"), the crash-looping pods of a namespace or of all, as the API reports them: each diagnosed when it changes, its next restart counting down."}</p>
             <form class="row" onsubmit={on_watch}>
                 <TextField id="live-namespace" label={html! {"namespace (empty: all)"}} value={(*ns_text).clone()} placeholder="e.g. shop"
-                    oninput={{ let n = ns_text.clone(); Callback::from(move |v: String| n.set(v)) }} error={ns_error.map(AttrValue::from)} />
+                    oninput={{ let n = ns_text.clone(); Callback::from(move |v: String| n.set(v)) }} error={ns_error.clone().map(AttrValue::from)} />
                 { assume_choice }
-                <button type="submit" id="live-watch">{"Watch"}</button>
+                <button type="submit" id="live-watch" disabled={ns_error.is_some()}>{"Watch"}</button>
             </form>
             if let Err(e) = &node {
                 <p class="error" role="alert">{ format!("the view's kubelet configuration is refused: {e}") }</p>
