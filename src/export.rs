@@ -5,13 +5,14 @@ use plotters::prelude::*;
 
 use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
-use crate::engine::duration::format_human_ms;
+use crate::engine::duration::{format_count, format_human_ms};
+use crate::engine::sent::load_window;
 use crate::engine::simulate::{Counts, Summary, FIRST_MINUTES_MS};
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,
 };
-use crate::engine::{Ms, RequestsByKind};
+use crate::engine::{Ms, NodeRequests, RequestKind, RequestsByKind};
 
 fn seconds(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
@@ -20,32 +21,41 @@ fn seconds(ms: u64) -> String {
 fn timeline_rows(out: &mut String, who: &str, t: &Timeline) {
     for (i, (at, wait)) in t.restarts_at_ms.iter().zip(t.delays_ms.iter()).enumerate() {
         out.push_str(&format!(
-            // As many fields as the header: a restart has no "admitted".
-            "{who},restart,{},{},{},\n",
+            // As many fields as the header: a restart has no requests.
+            "{who},restart,{},{},{},,,,,,\n",
             i + 1,
             seconds(at),
             seconds(wait)
         ));
     }
-    for (i, (offered, admitted)) in t
-        .node_requests_per_window
-        .iter()
-        .zip(t.admitted_per_window().iter())
-        .enumerate()
-    {
-        let start = i as u64 * t.window_ms;
+    let mut i = 0;
+    while let Some(w) = load_window(t, i) {
+        i += 1;
+        // The kinds offered (kubelet model; empty for the KEP's flat count).
+        let kinds: Vec<String> = RequestKind::ALL
+            .iter()
+            .map(|&k| w.by_kind.map_or_else(String::new, |b| b.get(k).to_string()))
+            .collect();
         out.push_str(&format!(
-            "{who},window,{},{},{offered},{admitted}\n",
-            i + 1,
-            seconds(start)
+            "{who},window,{i},{},{},{},{}\n",
+            seconds(w.from_ms),
+            w.offered,
+            w.sent,
+            kinds.join(",")
         ));
     }
 }
 
-/// Restart times and waits, and the node's requests per window, for this
-/// configuration and today's default. One row per restart or window.
+/// Restart times and waits, and the node's requests per window (offered,
+/// sent, and offered by kind), for this configuration and today's default.
+/// One row per restart or window.
 pub fn csv(e: &Exploration) -> String {
-    let mut out = String::from("scenario,series,number,time_s,wait_s_or_offered,admitted\n");
+    let mut out = String::from("scenario,series,number,time_s,wait_s_or_offered,sent");
+    for k in RequestKind::ALL {
+        out.push(',');
+        out.push_str(k.name());
+    }
+    out.push('\n');
     timeline_rows(&mut out, crate::chart::LIVE_LABEL, &e.timeline);
     timeline_rows(&mut out, "today's default", &e.reference);
     out
@@ -58,7 +68,7 @@ pub fn csv(e: &Exploration) -> String {
 pub fn svg(chart: Kind, data: &ChartData, measure: &dyn MeasureText, desc: &str) -> String {
     let mut out = String::new();
     {
-        let backend = SVGBackend::with_string(&mut out, (720, 300));
+        let backend = SVGBackend::with_string(&mut out, (720, chart.heights().0));
         let area = Measured { backend, measure }.into_drawing_area();
         if let Err(e) = chart.draw(&area, data) {
             return format!(
@@ -124,58 +134,72 @@ pub fn headline(e: &Exploration) -> Vec<HeadlineFigure> {
             |c| c.restarts_per_pod,
             false,
         ),
-        (
-            "requests-5m",
-            "/pods requests, node",
-            |c| c.requests_per_node,
-            true,
-        ),
-        (
-            "requests-all",
-            "/pods requests, node",
-            |c| c.requests_per_node,
-            false,
-        ),
+        ("requests-5m", REQUESTS_SENT, Counts::requests_sent, true),
+        ("requests-all", REQUESTS_SENT, Counts::requests_sent, false),
     ];
-    let kubelet = e.timeline.requests.is_some();
     figures
         .into_iter()
         .map(|(id, what, pick, first5)| {
             let counts = |s: &Summary| if first5 { s.first5m } else { s.horizon };
             let of = |s: &Summary| pick(&counts(s));
             let excess = of(&e.excess);
-            let requests = id.starts_with("requests");
-            let what = if kubelet && requests {
-                "requests sent, node"
-            } else {
-                what
-            };
             HeadlineFigure {
                 id,
                 label: format!("{what}, {}", if first5 { &first } else { &horizon }),
-                split: counts(&e.summary)
-                    .requests_by_kind
-                    .filter(|_| requests)
-                    .map(|k| kinds_in_brief(&k)),
+                split: Some(counts(&e.summary))
+                    .filter(|_| id.starts_with("requests"))
+                    .map(|c| requests_in_brief(&c.node_requests, c.requests_by_kind)),
                 value: of(&e.summary),
                 excess: if excess == 0 {
                     "same as today's default".to_owned()
                 } else {
-                    format!("{excess:+} against today's default")
+                    format!("{} against today's default", signed_count(excess))
                 },
             }
         })
         .collect()
 }
 
-/// Requests by kind in a few words: "1,170 status · 604 events · 567 dropped".
-pub fn kinds_in_brief(k: &RequestsByKind) -> String {
-    format!(
-        "{} status · {} events · {} dropped",
-        k.get_pods + k.patch_pod_status,
-        k.post_events + k.patch_events,
-        k.dropped_events
-    )
+/// What every view calls the requests that reached the API server.
+pub const REQUESTS_SENT: &str = "/pods requests sent, node";
+
+/// A count with its sign: "+1,024", "-3".
+pub fn signed_count(n: i64) -> String {
+    if n > 0 {
+        format!("+{}", format_count(n))
+    } else {
+        format_count(n)
+    }
+}
+
+/// The requests behind a "sent" figure, in a few words: by client where the
+/// kubelet has two, then what was offered and still queued, and the events
+/// the spam filter kept back: "3,100 status · 700 events; of 12,980
+/// offered, 9,180 still queued; 567 events dropped by the spam filter".
+pub fn requests_in_brief(r: &NodeRequests, offered: Option<RequestsByKind>) -> String {
+    let mut parts = vec![];
+    if let Some(events) = r.events {
+        parts.push(format!(
+            "{} status · {} events",
+            format_count(r.status.sent),
+            format_count(events.sent)
+        ));
+    }
+    parts.push(format!(
+        "of {} offered, {} still queued",
+        format_count(r.offered),
+        match r.queued {
+            0 => "none".to_owned(),
+            n => format_count(n),
+        }
+    ));
+    if let Some(k) = offered.filter(|k| k.dropped_events > 0) {
+        parts.push(format!(
+            "{} events dropped by the spam filter",
+            format_count(k.dropped_events)
+        ));
+    }
+    parts.join("; ")
 }
 
 /// The headline figures in a sentence: a chart's description.
@@ -183,15 +207,15 @@ pub fn figure_desc(e: &Exploration) -> String {
     let (first, horizon) = window_labels(e.timeline.horizon_ms);
     let (s, r) = (&e.summary, &e.reference_summary);
     format!(
-        "This configuration: {} restarts per pod over {horizon} ({} in the {first}); the node sends {} /pods requests over {horizon} ({} in the {first}). Today's default: {} restarts per pod ({}), {} requests ({}).",
+        "This configuration: {} restarts per pod over {horizon} ({} in the {first}); {} /pods requests from the node reach the API server over {horizon} ({} in the {first}). Today's default: {} restarts per pod ({}), {} requests sent ({}).",
         s.horizon.restarts_per_pod,
         s.first5m.restarts_per_pod,
-        s.horizon.requests_per_node,
-        s.first5m.requests_per_node,
+        format_count(s.horizon.requests_sent()),
+        format_count(s.first5m.requests_sent()),
         r.horizon.restarts_per_pod,
         r.first5m.restarts_per_pod,
-        r.horizon.requests_per_node,
-        r.first5m.requests_per_node,
+        format_count(r.horizon.requests_sent()),
+        format_count(r.first5m.requests_sent()),
     )
 }
 
@@ -277,7 +301,7 @@ pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart
         html.push_str(&format!(
             "<div><dt>{}</dt><dd class=\"figure\">{}</dd><dd class=\"excess\">{}</dd>{split}</div>\n",
             escape(&f.label),
-            f.value,
+            format_count(f.value),
             escape(&f.excess)
         ));
     }
@@ -285,9 +309,10 @@ pub fn prerendered_view(e: &Exploration, shows: &str, charts: &[PrerenderedChart
     let desc = figure_desc(e);
     for c in charts {
         html.push_str(&format!(
-            "<picture><source srcset=\"{}\" media=\"(prefers-color-scheme: dark)\"><img src=\"{}\" width=\"720\" height=\"300\" alt=\"{}. {}\"></picture>\n",
+            "<picture><source srcset=\"{}\" media=\"(prefers-color-scheme: dark)\"><img src=\"{}\" width=\"720\" height=\"{}\" alt=\"{}. {}\"></picture>\n",
             escape(c.dark),
             escape(c.light),
+            c.kind.heights().0,
             escape(c.kind.alt()),
             escape(&desc)
         ));

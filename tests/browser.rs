@@ -126,6 +126,7 @@ impl Page {
     fn number(&self, id: &str) -> i64 {
         self.text(id)
             .trim_start_matches('+')
+            .replace(',', "")
             .parse()
             .unwrap_or_else(|_| panic!("#{id} is not a number"))
     }
@@ -469,8 +470,8 @@ async fn workload_groups_add_to_the_node() {
 #[wasm_bindgen_test]
 async fn the_requests_come_by_kind() {
     let page = Page::mount_ideal().await;
-    assert_eq!(page.text("sum-kind-getPods"), "2310");
-    assert_eq!(page.text("sum-kind-patchPodStatus"), "2310");
+    assert_eq!(page.text("sum-kind-getPods"), "2,310");
+    assert_eq!(page.text("sum-kind-patchPodStatus"), "2,310");
     assert_eq!(page.text("sum-kind-droppedEvents"), "330");
     assert!(
         page.text("spam-filter")
@@ -478,12 +479,13 @@ async fn the_requests_come_by_kind() {
         "{}",
         page.text("spam-filter")
     );
-    assert!(page
-        .text("head-split-requests-all")
-        .starts_with("4620 status · 4400 events · 330 dropped"));
+    assert_eq!(
+        page.text("head-split-requests-all"),
+        "4,620 status · 4,400 events; of 9,020 offered, none still queued; 330 events dropped by the spam filter"
+    );
     // Running seen at each of the 11 starts: 32 versions a pod.
     page.select("running-seen", "always").await;
-    assert_eq!(page.text("sum-kind-getPods"), "3520");
+    assert_eq!(page.text("sum-kind-getPods"), "3,520");
     // eventRecordQPS 0 is client-go's 5 per second: events wait.
     page.type_into("event-qps", "0").await;
     assert_eq!(page.text("event-qps-value"), "0");
@@ -519,6 +521,97 @@ async fn the_client_rate_limit_binds() {
     assert!(page.number("sum-queue") > 100, "{}", page.text("sum-queue"));
     assert_ne!(page.pixels("chart-load"), load);
 }
+
+/// One definition of "sent" (issue 47) on the page: with kubeAPIQPS 1 and
+/// eventRecordQPS 1 each client sends its burst of 100 and then one a
+/// second, 1,900 in 30 minutes, and 9,180 of the 12,980 offered are still
+/// queued (tests/sent.rs works these out). The headline, the figures, the
+/// load chart's readout and its data table say so; moving eventRecordQPS
+/// to 1,000 lets every event through.
+#[wasm_bindgen_test]
+async fn sent_is_one_figure_everywhere_on_the_page() {
+    let page = Page::mount_at("v=1.37&gr=1&q=1&eq=1").await;
+    assert_eq!(page.text("head-requests-all"), "3,800");
+    assert_eq!(
+        page.text("head-split-requests-all"),
+        "1,900 status · 1,900 events; of 12,980 offered, 9,180 still queued; 1,980 events dropped by the spam filter"
+    );
+    assert_eq!(page.text("head-requests-5m"), "800");
+    for (id, figure) in [
+        ("sum-requests-node-all", "3,800"),
+        ("sum-offered-node-all", "12,980"),
+        ("sum-queued-node-all", "9,180"),
+        ("sum-status-sent-all", "1,900"),
+        ("sum-events-sent-all", "1,900"),
+        ("sum-requests-node-5m", "800"),
+    ] {
+        assert_eq!(page.text(id), figure, "#{id}");
+    }
+    // The chart's second window: 10 through each client.
+    let canvas: HtmlCanvasElement = page.get("chart-load").dyn_into().unwrap();
+    canvas.scroll_into_view();
+    settle().await;
+    let figure = canvas.parent_element().unwrap();
+    let details: web_sys::HtmlDetailsElement = figure
+        .query_selector("details.show-data")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    details.set_open(true);
+    settle().await;
+    let head: Vec<String> = cells(&figure, "thead th");
+    let row: Vec<String> = cells(&figure, "tbody tr:nth-child(2) td");
+    let at = |name: &str| {
+        let i = head
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name} in {head:?}"));
+        row[i].clone()
+    };
+    assert_eq!(at("10 s window from"), "10 s");
+    assert_eq!(
+        (
+            at("sent").as_str(),
+            at("status sent").as_str(),
+            at("events sent").as_str()
+        ),
+        ("20", "10", "10")
+    );
+    // The readout names the same window's kinds and clients.
+    let css = canvas.get_bounding_client_rect();
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x((css.left() + css.width() / 2.0) as i32);
+    init.set_client_y((css.top() + css.height() / 2.0) as i32);
+    let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
+    canvas.dispatch_event(&event).unwrap();
+    settle().await;
+    let readout = page.text("chart-load-readout");
+    assert!(
+        readout.contains("GET pods ")
+            && readout.contains("; 20 sent (status 10 · events 10); longest wait "),
+        "{readout}"
+    );
+    // eventRecordQPS to its last stop, 1,000: every event is sent.
+    page.type_into("event-qps", &EVENT_QPS_LAST.to_string())
+        .await;
+    assert_eq!(page.text("event-qps-value"), "1000");
+    assert_eq!(page.text("head-requests-all"), "8,500");
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+}
+
+/// The text of each of `selector`'s matches below `root`.
+fn cells(root: &Element, selector: &str) -> Vec<String> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.text_content().unwrap_or_default().trim().to_owned())
+        .collect()
+}
+
+/// The position of `eventRecordQPS`'s last stop (1,000).
+const EVENT_QPS_LAST: usize = 10;
 
 /// A move out of the summary table's sight leaves its cells alone (text
 /// changed anywhere costs layout) and says it is behind; the table catches
@@ -1171,16 +1264,16 @@ async fn csv_and_svg_exports() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("scenario,series,number,time_s,wait_s_or_offered,admitted")
+        Some("scenario,series,number,time_s,wait_s_or_offered,sent,getPods,patchPodStatus,postEvents,patchEvents,droppedEvents")
     );
     // The kubelet's immediate first restart, then 10 s.
     assert_eq!(
         lines.next(),
-        Some("this configuration,restart,1,0.000,0.000,")
+        Some("this configuration,restart,1,0.000,0.000,,,,,,")
     );
     assert_eq!(
         lines.next(),
-        Some("this configuration,restart,2,10.000,10.000,")
+        Some("this configuration,restart,2,10.000,10.000,,,,,,")
     );
     page.click("download-restarts-svg").await;
     let svg = decode_data_url(

@@ -106,7 +106,7 @@ fn a_caption_shrinks_to_fit_a_narrow_chart() {
         out
     };
     let caption_size = |doc: &str| -> f64 {
-        let at = doc.find("/pods status requests").expect("the caption");
+        let at = doc.find("/pods requests per second").expect("the caption");
         let tag = &doc[doc[..at].rfind("<text").unwrap()..at];
         let size = tag.split("font-size=\"").nth(1).unwrap();
         size[..size.find('"').unwrap()].parse().unwrap()

@@ -232,8 +232,8 @@ fn prerender_writes_the_first_view_into_a_built_page() {
     // The four headline figures, labelled as the app labels them.
     assert_eq!(page.matches("<dd class=\"figure\">").count(), 4);
     assert!(page.contains("<dt>Restarts per pod, first 5 min</dt>"));
-    assert!(page.contains("<dt>requests sent, node, 30 min</dt>"));
-    // By kind: status, events sent, events the spam filter dropped.
+    assert!(page.contains("<dt>/pods requests sent, node, 30 min</dt>"));
+    // By client: status and events sent, what was offered, events dropped.
     assert!(page.contains("<dd class=\"split\">"), "{page:.300}");
     // Two charts, light and dark files beside the page, described for readers.
     for name in ["restarts", "load"] {

@@ -401,7 +401,13 @@ fn excess_over_todays_default() {
     assert_eq!(e.reference_summary.first5m.restarts_per_pod, 4);
     assert_eq!(e.summary.first5m.restarts_per_pod, 9);
     assert_eq!(e.excess.first5m.restarts_per_pod, 5);
-    assert_eq!(e.excess.first5m.requests_per_node, 5 * 5 * 110);
+    assert_eq!(e.excess.first5m.node_requests.offered, 5 * 5 * 110);
+    // Under 50 QPS, burst 100 each burst of 550 drains within 9 s, and the
+    // deepest queue (1,400 at 15 s) is gone by 54 s: all of the first 5
+    // minutes' requests are sent within them, in both scenarios.
+    assert_eq!(e.summary.first5m.node_requests.sent, 9 * 5 * 110);
+    assert_eq!(e.summary.first5m.node_requests.queued, 0);
+    assert_eq!(e.excess.first5m.requests_sent(), 5 * 5 * 110);
     // Over 30 minutes: 1 s/60 s restarts at 1,3,7,15,31,63 then every 60 s up to 1803 > 1800.
     assert_eq!(e.summary.horizon.restarts_per_pod, 6 + (1800 - 63) / 60);
     // Today's default: 10,30,70,150,310 then every 300 s: 610..1810 → 610,910,1210,1510.

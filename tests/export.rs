@@ -20,15 +20,17 @@ fn csv_has_every_restart_and_window() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "scenario,series,number,time_s,wait_s_or_offered,admitted"
+        "scenario,series,number,time_s,wait_s_or_offered,sent,getPods,patchPodStatus,postEvents,patchEvents,droppedEvents"
     );
     // 1 s / 1 min: restarts at 1, 3, 7, 15, 31 s; then 6 windows; today: 10, 30 s.
-    // Every row has the header's six fields (a restart's "admitted" is empty).
-    assert_eq!(lines[1], "this configuration,restart,1,1.000,1.000,");
-    assert_eq!(lines[5], "this configuration,restart,5,31.000,16.000,");
-    assert!(lines.iter().all(|l| l.split(',').count() == 6), "{text}");
-    // 1650 offered at 1, 3 and 7 s; the limiter admits its burst of 100 at 1 s, then 50/s.
-    assert_eq!(lines[6], "this configuration,window,1,0.000,1650,550");
+    // Every row has the header's eleven fields (a restart has no requests;
+    // the KEP model's flat count has no kinds).
+    assert_eq!(lines[1], "this configuration,restart,1,1.000,1.000,,,,,,");
+    assert_eq!(lines[5], "this configuration,restart,5,31.000,16.000,,,,,,");
+    assert!(lines.iter().all(|l| l.split(',').count() == 11), "{text}");
+    // 1650 offered at 1, 3 and 7 s; the limiter lets its burst of 100
+    // through at 1 s, then 50/s: 100 + 50 × 9 = 550 sent in the window.
+    assert_eq!(lines[6], "this configuration,window,1,0.000,1650,550,,,,,");
     assert_eq!(
         lines
             .iter()

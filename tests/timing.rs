@@ -176,7 +176,7 @@ fn brute_force(s: &Scenario) -> (Vec<u64>, u64) {
                 // The kinds sent, each request in its window.
                 let pod =
                     PodRequests::of(r.clone(), g.run_ms, horizon - offset, s.running_seen(gi));
-                for k in RequestKind::ALL.into_iter().filter(|k| k.sent()) {
+                for k in RequestKind::ALL.into_iter().filter(|k| k.offered()) {
                     for (w, slot) in windows.iter_mut().enumerate() {
                         let bound =
                             |w: u64| (w * LOAD_WINDOW_MS).min(horizon).saturating_sub(offset);

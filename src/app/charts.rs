@@ -22,8 +22,9 @@ use crate::chart::{
     Series,
 };
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
-use crate::engine::duration::format_human_ms;
-use crate::engine::Timeline;
+use crate::engine::duration::{format_count, format_human_ms};
+use crate::engine::sent::load_window;
+use crate::engine::{RequestKind, Timeline};
 
 /// Rows a "show data" table lists before it stops.
 const TABLE_ROWS: usize = 200;
@@ -82,14 +83,14 @@ pub struct CanvasSize {
 
 /// A canvas's CSS size for `container` (its width less the canvas's 1 px
 /// border on each side) and the device pixel ratio now.
-fn measure(container: Option<&Element>, height: u32) -> CanvasSize {
+fn measure(container: Option<&Element>, (wide, narrow): (u32, u32)) -> CanvasSize {
     let dpr = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 4.0);
     let width = container
         .map_or(722, |e| e.client_width() - 2)
         .clamp(240, 1400) as u32;
-    let height = if width < 520 { height * 4 / 5 } else { height };
+    let height = if width < 520 { narrow } else { wide };
     CanvasSize { width, height, dpr }
 }
 
@@ -98,10 +99,10 @@ fn measure(container: Option<&Element>, height: u32) -> CanvasSize {
 /// followed as it changes without a change of size (a window moved to a
 /// screen of another density), so that the chart stays crisp.
 #[hook]
-pub fn use_canvas_size(container: NodeRef, height: u32) -> CanvasSize {
+pub fn use_canvas_size(container: NodeRef, height: (u32, u32)) -> CanvasSize {
     let size = use_state_eq(|| CanvasSize {
         width: 720,
-        height,
+        height: height.0,
         dpr: 1.0,
     });
     {
@@ -264,15 +265,46 @@ fn readout_delays(state: &State, x: f64) -> String {
 fn readout_load(state: &State, x: f64) -> String {
     let (t, r) = (&state.shown.timeline, &state.shown.reference);
     let i = ((x * 1000.0) as u64 / t.window_ms) as usize;
-    let get = |v: &[u64]| v.get(i).copied().unwrap_or(0);
+    let Some(w) = load_window(t, i) else {
+        return String::new();
+    };
+    let count = |n: u64| format_count(n as i64);
+    let offered = match w.by_kind {
+        Some(k) => format!(
+            "{} offered ({}; {} events dropped)",
+            count(w.offered),
+            RequestKind::ALL
+                .into_iter()
+                .filter(|k| k.offered())
+                .map(|kind| format!("{} {}", kind.label(), format_count(k.get(kind))))
+                .collect::<Vec<_>>()
+                .join(" · "),
+            format_count(k.dropped_events)
+        ),
+        None => format!("{} offered", count(w.offered)),
+    };
+    let sent = match w.events_sent {
+        Some(e) => format!(
+            "{} sent (status {} · events {})",
+            count(w.sent),
+            count(w.status_sent),
+            count(e)
+        ),
+        None => format!("{} sent", count(w.sent)),
+    };
+    let waits = match w.events_wait_ms {
+        Some(e) => format!(
+            "longest wait {}, events {}",
+            format_human_ms(w.wait_ms),
+            format_human_ms(e)
+        ),
+        None => format!("longest wait {}", format_human_ms(w.wait_ms)),
+    };
     format!(
-        "{} to {}: {} requests offered, {} admitted, longest wait {} (today's default: {} offered)",
-        format_human_ms(i as u64 * t.window_ms),
-        format_human_ms((i as u64 + 1) * t.window_ms),
-        get(&t.node_requests_per_window),
-        get(&t.admitted_per_window()),
-        format_human_ms(t.api.max_queue_delay_ms.get(i).copied().unwrap_or(0)),
-        get(&r.node_requests_per_window)
+        "{} to {}: {offered}; {sent}; {waits} (today's default: {} offered)",
+        format_human_ms(w.from_ms),
+        format_human_ms(w.from_ms + t.window_ms),
+        count(r.node_requests_per_window.get(i).copied().unwrap_or(0))
     )
 }
 
@@ -336,27 +368,41 @@ fn steps_table(state: &State) -> Html {
     )
 }
 
-/// The node's requests per window.
+/// The node's requests per window: offered by kind, sent by client, and
+/// the longest waits.
 fn load_table(state: &State) -> Html {
     let t = &state.shown.timeline;
-    let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
-    let admitted = t.admitted_per_window();
-    let rows = (0..t.node_requests_per_window.len())
-        .take(TABLE_ROWS)
-        .map(|i| {
-            vec![
-                format_human_ms(i as u64 * t.window_ms),
-                t.node_requests_per_window[i].to_string(),
-                at(&admitted, i).to_string(),
-                format_human_ms(at(&t.api.max_queue_delay_ms, i)),
-            ]
+    let kubelet = t.requests.is_some();
+    let mut head = vec!["10 s window from"];
+    if kubelet {
+        head.extend(RequestKind::ALL.map(|k| k.label()));
+    }
+    head.extend(["offered", "sent"]);
+    if kubelet {
+        head.extend(["status sent", "events sent"]);
+    }
+    head.push("longest wait");
+    if kubelet {
+        head.push("events' longest wait");
+    }
+    let count = |n: u64| format_count(n as i64);
+    let rows = (0..TABLE_ROWS)
+        .map_while(|i| load_window(t, i))
+        .map(|w| {
+            let mut row = vec![format_human_ms(w.from_ms)];
+            if let Some(k) = w.by_kind {
+                row.extend(RequestKind::ALL.map(|kind| format_count(k.get(kind))));
+            }
+            row.extend([count(w.offered), count(w.sent)]);
+            if let Some(e) = w.events_sent {
+                row.extend([count(w.status_sent), count(e)]);
+            }
+            row.push(format_human_ms(w.wait_ms));
+            row.extend(w.events_wait_ms.map(format_human_ms));
+            row
         })
         .collect();
-    data_table(
-        &["10 s window from", "offered", "admitted", "longest wait"],
-        rows,
-        t.node_requests_per_window.len(),
-    )
+    data_table(&head, rows, t.node_requests_per_window.len())
 }
 
 /// Each scenario's restarts in the KEP's windows.
@@ -418,7 +464,7 @@ fn draw_chart(
 pub fn Chart(p: &ChartProps) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
-    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), 300);
+    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), p.chart.kind.heights());
     let axes = use_mut_ref(Axes::default);
     let hover = use_state_eq(String::new);
     let open = use_state_eq(|| false);
@@ -566,7 +612,8 @@ pub struct DrawnProps<D: Drawn> {
 pub fn DrawnCanvas<D: Drawn>(p: &DrawnProps<D>) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
-    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), p.height);
+    let CanvasSize { width, height, dpr } =
+        use_canvas_size(figure.clone(), (p.height, p.height * 4 / 5));
     {
         let canvas = canvas.clone();
         let look = Look {

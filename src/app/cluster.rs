@@ -25,7 +25,7 @@ use crate::engine::cluster_view::{
     classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, ClassInputs,
     ClusterInputs, ClusterShown, NodesKey, MAX_RESTART_PERIOD_RANGE_MS,
 };
-use crate::engine::duration::{format_go_duration_ms, format_human_ms, rounded};
+use crate::engine::duration::{format_count, format_go_duration_ms, format_human_ms, rounded};
 use crate::engine::presets::presets;
 use crate::engine::{Group, KubeletVersion, Ms};
 use crate::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
@@ -599,9 +599,9 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                 }
                 <dl class="counters" id="cluster-figures">
                     <dt>{"peak requests (pod status and events), all nodes"}</dt><dd id="cluster-peak">{ per_s(live.peak_requests_per_second) }</dd>
-                    if let Some(k) = live.requests_by_kind {
-                        <dt>{ format!("sent over {}, by kind", format_human_ms(i.horizon_ms)) }</dt><dd id="cluster-kinds">{ crate::export::kinds_in_brief(&k) }</dd>
-                    }
+                    <dt>{ format!("/pods requests sent, all nodes, {}", format_human_ms(i.horizon_ms)) }</dt>
+                    <dd id="cluster-sent">{ format_count(live.requests.sent) }</dd>
+                    <dd class="split" id="cluster-kinds">{ crate::export::requests_in_brief(&live.requests, live.requests_by_kind) }</dd>
                     <dt>{"system level seats busy at peak"}</dt><dd id="cluster-busy">{ format!("{} of {} ({} replica(s) × {})", seats(live.peak_seats_busy), live.system_seats, i.api_server.replicas, live.system.nominal) }</dd>
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>

@@ -16,7 +16,7 @@ use super::Root;
 use crate::chart::PALETTE;
 use crate::engine::audit::{audit, Verdict};
 use crate::engine::config::DEFAULT_MAX_MS;
-use crate::engine::duration::{format_go_duration_ms, format_human_ms};
+use crate::engine::duration::{format_count, format_go_duration_ms, format_human_ms};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::MAX_RULE_EXIT_CODES;
 use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
@@ -26,7 +26,7 @@ use crate::engine::{
     RequestKind, Requeue, RestartPolicy, RunningSeen, Semantics, Summary,
     KUBELET_CRASH_LOOP_BACK_OFF_MAX,
 };
-use crate::export::window_labels;
+use crate::export::{signed_count, window_labels};
 use crate::inputs::{JobInputs, Page, View};
 
 #[derive(Properties, PartialEq)]
@@ -659,14 +659,6 @@ fn series(i: usize) -> &'static str {
     NAMES[i % PALETTE.len()]
 }
 
-fn signed(v: i64) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
-}
-
 /// The figures that answer the question, first on the page: restarts per
 /// pod and the node's /pods requests, in the first minutes and over the
 /// horizon, each against today's default.
@@ -679,7 +671,7 @@ pub fn Headline(p: &PanelProps) -> Html {
             { for crate::export::headline(&figures.shown).into_iter().map(|f| html! {
                 <div>
                     <dt>{ f.label }</dt>
-                    <dd class="figure" id={format!("head-{}", f.id)}>{ f.value }</dd>
+                    <dd class="figure" id={format!("head-{}", f.id)}>{ format_count(f.value) }</dd>
                     <dd class="excess" id={format!("head-excess-{}", f.id)}>{ f.excess }</dd>
                     if let Some(split) = f.split {
                         <dd class="split" id={format!("head-split-{}", f.id)}>{ split }</dd>
@@ -697,9 +689,9 @@ pub fn Announce(p: &PanelProps) -> Html {
     let (figures, behind) = use_caught_up(p.state.figures(), None);
     let e = &*figures.shown;
     let text = format!(
-        "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({:+}).",
+        "{} restarts per pod in the first 5 minutes ({:+} over today's default); {} over the horizon; the node sends {} /pods requests in the first 5 minutes ({}).",
         e.summary.first5m.restarts_per_pod, e.excess.first5m.restarts_per_pod, e.summary.horizon.restarts_per_pod,
-        e.summary.first5m.requests_per_node, e.excess.first5m.requests_per_node
+        format_count(e.summary.first5m.requests_sent()), signed_count(e.excess.first5m.requests_sent())
     );
     html! { <p class="visually-hidden" aria-live="polite" id="announce" aria-busy={busy(behind)}>{ text }</p> }
 }
@@ -711,50 +703,73 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
     let e = &*results.shown;
     let (first, horizon) = window_labels(e.timeline.horizon_ms);
     let kubelet = e.timeline.requests.is_some();
-    let what = if kubelet {
-        "Requests sent"
-    } else {
-        "/pods requests"
-    };
     type Pick = fn(&Counts) -> i64;
-    let rows: [(&str, String, Pick, bool); 6] = [
+    let requests: [(&str, &str, Pick); 3] = [
         (
-            "restarts-pod-5m",
+            "requests-node",
+            "/pods requests sent from the node",
+            Counts::requests_sent,
+        ),
+        ("offered-node", "offered to its client rate limiters", |c| {
+            c.node_requests.offered
+        }),
+        ("queued-node", "still queued at the end", |c| {
+            c.node_requests.queued
+        }),
+    ];
+    let mut rows: Vec<(String, String, Pick, bool)> = vec![
+        (
+            "restarts-pod-5m".into(),
             format!("Restarts per pod, {first}"),
             |c| c.restarts_per_pod,
             true,
         ),
         (
-            "restarts-pod-all",
+            "restarts-pod-all".into(),
             format!("Restarts per pod, {horizon}"),
             |c| c.restarts_per_pod,
             false,
         ),
         (
-            "restarts-node-5m",
+            "restarts-node-5m".into(),
             format!("Restarts on the node, {first}"),
             |c| c.restarts_per_node,
             true,
         ),
         (
-            "restarts-node-all",
+            "restarts-node-all".into(),
             format!("Restarts on the node, {horizon}"),
             |c| c.restarts_per_node,
             false,
         ),
-        (
-            "requests-node-5m",
-            format!("{what} from the node, {first}"),
-            |c| c.requests_per_node,
-            true,
-        ),
-        (
-            "requests-node-all",
-            format!("{what} from the node, {horizon}"),
-            |c| c.requests_per_node,
-            false,
-        ),
     ];
+    for (id, what, pick) in requests {
+        rows.push((format!("{id}-5m"), format!("{what}, {first}"), pick, true));
+        rows.push((
+            format!("{id}-all"),
+            format!("{what}, {horizon}"),
+            pick,
+            false,
+        ));
+    }
+    if kubelet {
+        let clients: [(&str, &str, Pick); 2] = [
+            ("status-sent", "pod status sent (kubeAPIQPS)", |c| {
+                c.node_requests.status.sent
+            }),
+            ("events-sent", "events sent (eventRecordQPS)", |c| {
+                c.node_requests.events.map_or(0, |e| e.sent)
+            }),
+        ];
+        for (id, what, pick) in clients {
+            rows.push((
+                format!("{id}-all"),
+                format!("{what}, {horizon}"),
+                pick,
+                false,
+            ));
+        }
+    }
     // The kubelet model's kinds, over the horizon.
     let kinds: Vec<(String, String, RequestKind)> = if kubelet {
         RequestKind::ALL
@@ -762,7 +777,15 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             .map(|k| {
                 (
                     format!("kind-{}", k.name()),
-                    format!("{}, {horizon}", k.label()),
+                    format!(
+                        "{}, {}, {horizon}",
+                        k.label(),
+                        if k.offered() {
+                            "offered"
+                        } else {
+                            "never offered"
+                        }
+                    ),
                     k,
                 )
             })
@@ -775,11 +798,9 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
         ("peak", "Busiest 10 s: requests offered", |s| {
             s.peak_node_requests_per_window
         }),
-        (
-            "admitted",
-            "Busiest 10 s after the client rate limiters",
-            |s| s.peak_admitted_per_window,
-        ),
+        ("sent", "Busiest 10 s: requests sent", |s| {
+            s.peak_sent_per_window
+        }),
         ("queue", "Longest wait for the rate limiter (s)", |s| {
             s.max_queue_delay_ms / 1000
         }),
@@ -806,9 +827,9 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
         html! {
             <tr>
                 <th scope="row">{ label }</th>
-                { cell(format!("sum-{id}"), of(&e.summary).to_string()) }
-                { cell(format!("ref-{id}"), of(&e.reference_summary).to_string()) }
-                { cell(format!("excess-{id}"), signed(of(&e.excess))) }
+                { cell(format!("sum-{id}"), format_count(of(&e.summary))) }
+                { cell(format!("ref-{id}"), format_count(of(&e.reference_summary))) }
+                { cell(format!("excess-{id}"), signed_count(of(&e.excess))) }
             </tr>
         }
     };
@@ -821,7 +842,7 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
                 <caption>{"Figures for the node"}</caption>
                 <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
                 <tbody>
-                    { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| if *first5 { pick(&s.first5m) } else { pick(&s.horizon) })) }
+                    { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| pick(if *first5 { &s.first5m } else { &s.horizon }))) }
                     { for kinds.iter().map(|(id, label, k)| row(id, label.clone(), &by_kind(*k))) }
                     { for whole.iter().map(|(id, label, pick)| row(id, (*label).to_owned(), pick)) }
                     if kubelet {

@@ -129,24 +129,6 @@ pub fn fold_shown(values: &[u64], x0: f64, dx: f64, show: impl Fn(u64) -> f64) -
     )
 }
 
-/// Values per window as a step line of bucket means where they are too
-/// many to draw one by one (`fold_shown` keeps each bucket's extremes, which
-/// do not add up): stacked series stay stacked.
-pub fn fold_mean(values: &[u64], x0: f64, dx: f64) -> Vec<(f64, f64)> {
-    if values.len() <= MAX_POINTS {
-        return fold_shown(values, x0, dx, |v| v as f64);
-    }
-    let per = per_bucket(values.len());
-    let mut out = Vec::with_capacity(2 * values.len().div_ceil(per));
-    for (b, chunk) in values.chunks(per).enumerate() {
-        let mean = chunk.iter().sum::<u64>() as f64 / chunk.len() as f64;
-        let start = b * per;
-        out.push((x0 + start as f64 * dx, mean));
-        out.push((x0 + (start + chunk.len() - 1) as f64 * dx, mean));
-    }
-    out
-}
-
 /// `fold_shown` of waits held as `Times`: a bucket of a periodic tail is
 /// read at its ends, not walked.
 pub fn fold_times(values: &Times, x0: f64, dx: f64, show: impl Fn(u64) -> f64) -> Vec<(f64, f64)> {
@@ -241,8 +223,10 @@ impl Line {
     }
 }
 
-/// A shaded band's colour, legend and points: (x, low, high) in data units.
-pub(super) type Band = (RGBColor, &'static str, Vec<(f64, f64, f64)>);
+/// A band's points: (x, low, high) in data units.
+pub(super) type Span = Vec<(f64, f64, f64)>;
+/// A shaded band's colour, legend and points.
+pub(super) type Band = (RGBColor, &'static str, Span);
 
 /// The band of the live scenario's restarts over seeds.
 pub(super) const JITTER_LABEL: &str = "jitter band (min–max over seeds)";
@@ -256,8 +240,11 @@ pub(super) type Marks = (RGBColor, &'static str, Vec<(f64, f64)>);
 #[derive(Default)]
 pub(super) struct Extras {
     pub(super) band: Option<Band>,
-    /// Stacked areas, bottom first: (x, low, high) each.
-    pub(super) stack: Vec<Band>,
+    /// Stacked areas, bottom first: (x, low, high) each, as steps.
+    pub(super) stack: Vec<(Fill, &'static str, Span)>,
+    /// The legend below the plot rather than in its corner (and so no
+    /// headroom above the data for it).
+    pub(super) legend_below: bool,
     /// A horizontal limit line and its label.
     pub(super) limit: Option<(f64, String)>,
     /// x ranges to mark along the bottom.
@@ -347,61 +334,64 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
         )
         .fold(0.0, f64::max);
-    // Headroom above the data for the legend, so it never hides a series:
-    // the legend's height as a share of the plot's, from its row count.
-    let legend_rows = lines.len()
-        + usize::from(extras.band.is_some())
-        + usize::from(extras.dots.is_some())
-        + usize::from(extras.now.is_some())
-        + usize::from(extras.limit.is_some())
-        + usize::from(extras.marks2.is_some())
-        + extras.stack.len();
-    let y_max = (data_max / (1.0 - look.legend_share(area, legend_rows))).max(1.0);
-    let mut chart = look.frame(area, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
+    let legend = legend_rows(look, &lines, &extras);
+    area.fill(&look.bg())?;
+    // Below the plot, the legend takes the rows it needs and the plot the
+    // rest; in a corner, it gets headroom above the data instead.
+    let (plot, below, y_max) = if extras.legend_below {
+        let (at, height) = look.legend_flow(area, &legend)?;
+        let h = area.dim_in_pixel().1;
+        let (plot, below) = area.split_vertically(h.saturating_sub(height));
+        (plot, Some((below, at)), (data_max * 1.05).max(1.0))
+    } else {
+        let share = look.legend_share(area, legend.len());
+        (area.clone(), None, (data_max / (1.0 - share)).max(1.0))
+    };
+    let mut chart = look.frame(&plot, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
     look.mesh(&mut chart)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&number_label)
         .y_label_formatter(&number_label)
         .draw()?;
-    let mut legend = vec![];
-    // The jitter band faint, the stacked kinds solid enough to tell apart.
-    let bands = extras.band.iter().map(|b| (b, 0.22));
-    for ((color, label, band), alpha) in bands.chain(extras.stack.iter().map(|b| (b, 0.55))) {
-        let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
-        let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
-        chart.draw_series(std::iter::once(Polygon::new(
-            upper.chain(lower).collect::<Vec<_>>(),
-            color.mix(alpha).filled(),
-        )))?;
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(alpha))));
+    if let Some((color, _, band)) = &extras.band {
+        // The jitter band faint.
+        draw_band(&mut chart, band, scale, color.mix(0.22))?;
     }
-    let h = y_max * 0.03;
+    for (fill, _, band) in &extras.stack {
+        draw_band(&mut chart, band, scale, fill.color().mix(1.0))?;
+        if let Fill::Dotted(_, dots) = fill {
+            draw_dots(&mut chart, look, band, scale, *dots)?;
+        }
+    }
+    // Marks are strips 4 px high along the bottom, whatever the scale.
+    let h = {
+        let ys = chart.plotting_area().get_pixel_range().1;
+        y_max * f64::from(look.px(4.0)) / f64::from((ys.end - ys.start).max(1))
+    };
     for (x0, x1) in &extras.marks {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x0 / scale, 0.0), (x1 / scale, h)],
             LIMIT.mix(0.8).filled(),
         )))?;
     }
-    if let Some((color, label, marks)) = &extras.marks2 {
+    if let Some((color, _, marks)) = &extras.marks2 {
         for (x0, x1) in marks {
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0 / scale, h), (x1 / scale, 2.0 * h)],
                 color.mix(0.8).filled(),
             )))?;
         }
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.8))));
     }
-    if let Some((label, dots)) = &extras.dots {
+    if let Some((_, dots)) = &extras.dots {
         let r = look.px(4.0) as i32;
         let style = look.line(LIMIT, 1.5);
         chart.draw_series(
             dots.iter()
                 .map(|&(x, y)| Circle::new((x / scale, y), r, style)),
         )?;
-        legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
     }
-    if let Some((x, label)) = extras.now {
+    if let Some((x, _)) = extras.now {
         let (style, (on, off)) = (look.line(LIMIT, 1.5), (look.px(4.0), look.px(3.0)));
         chart.draw_series(DashedLineSeries::new(
             [(x / scale, 0.0), (x / scale, y_max)],
@@ -409,9 +399,8 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             off,
             style,
         ))?;
-        legend.push((label, Key::Line(style, (on, off))));
     }
-    if let Some((y, label)) = &extras.limit {
+    if let Some((y, _)) = &extras.limit {
         let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));
         chart.draw_series(DashedLineSeries::new(
             [(0.0, *y), (x_max, *y)],
@@ -419,32 +408,131 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             off,
             style,
         ))?;
-        legend.push((label.clone(), Key::Line(style, (on, off))));
     }
-    for line in lines {
-        // A dense trace is as legible 1 px wide, and a wider one is many
-        // times the rasterizing (a software-rendered canvas feels it).
-        let width = if line.points.len() > DENSE_POINTS {
-            line.width.min(1.0)
-        } else {
-            line.width
-        };
-        let style = look.line(line.color, width);
+    for line in &lines {
+        let (style, dash) = line_style(look, line);
         let pts = line.points.iter().map(|&(x, y)| (x / scale, y));
-        let dash = match line.dash {
-            (0, _) => (0, 0),
-            (on, off) => (look.px(f64::from(on)), look.px(f64::from(off))),
-        };
         if dash.0 == 0 {
             chart.draw_series(LineSeries::new(pts, style))?;
         } else {
             chart.draw_series(DashedLineSeries::new(pts, dash.0, dash.1, style))?;
         }
-        legend.push((line.label, Key::Line(style, dash)));
     }
-    look.legend(&chart, &legend, false)?;
+    match below {
+        Some((below, at)) => look.legend_below(&below, &legend, &at)?,
+        None => look.legend(&chart, &legend, false)?,
+    }
     area.present()?;
     Ok(Axes::of(&chart, x_max, scale))
+}
+
+/// A line's stroke and dashes in backend pixels: a dense trace is as
+/// legible 1 px wide, and a wider one is many times the rasterizing (a
+/// software-rendered canvas feels it).
+fn line_style(look: Look, line: &Line) -> (ShapeStyle, (u32, u32)) {
+    let width = if line.points.len() > DENSE_POINTS {
+        line.width.min(1.0)
+    } else {
+        line.width
+    };
+    let dash = match line.dash {
+        (0, _) => (0, 0),
+        (on, off) => (look.px(f64::from(on)), look.px(f64::from(off))),
+    };
+    (look.line(line.color, width), dash)
+}
+
+/// Every legend row, in the order the chart draws them.
+fn legend_rows(look: Look, lines: &[Line], extras: &Extras) -> Vec<(String, Key)> {
+    let mut legend = vec![];
+    if let Some((color, label, _)) = &extras.band {
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.22))));
+    }
+    // The stack's top layer first, as the eye meets it.
+    for (fill, label, _) in extras.stack.iter().rev() {
+        legend.push(((*label).to_owned(), Key::Fill(*fill)));
+    }
+    if let Some((color, label, _)) = &extras.marks2 {
+        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.8))));
+    }
+    if let Some((label, _)) = &extras.dots {
+        legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
+    }
+    if let Some((_, label)) = &extras.now {
+        let dash = (look.px(4.0), look.px(3.0));
+        legend.push((label.clone(), Key::Line(look.line(LIMIT, 1.5), dash)));
+    }
+    if let Some((_, label)) = &extras.limit {
+        let dash = (look.px(2.0), look.px(3.0));
+        legend.push((label.clone(), Key::Line(look.line(LIMIT, 1.0), dash)));
+    }
+    for line in lines {
+        let (style, dash) = line_style(look, line);
+        legend.push((line.label.clone(), Key::Line(style, dash)));
+    }
+    legend
+}
+
+/// A band (x, low, high) filled between its edges.
+fn draw_band<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    band: &[(f64, f64, f64)],
+    scale: f64,
+    color: RGBAColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let upper = band.iter().map(|&(x, _, hi)| (x / scale, hi));
+    let lower = band.iter().rev().map(|&(x, lo, _)| (x / scale, lo));
+    chart.draw_series(std::iter::once(Polygon::new(
+        upper.chain(lower).collect::<Vec<_>>(),
+        color.filled(),
+    )))?;
+    Ok(())
+}
+
+/// Dots on a grid of `DOT_STEP` pixels wherever the band (steps, in time
+/// order) is at least a dot high: a texture that tells the band from its
+/// neighbours without colour. The band is one height per x, so no clipping.
+fn draw_dots<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    look: Look,
+    band: &[(f64, f64, f64)],
+    scale: f64,
+    color: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let ((x0, x1), (y0, y1)) = {
+        let (xs, ys) = chart.plotting_area().get_pixel_range();
+        ((xs.start, xs.end), (ys.start, ys.end))
+    };
+    let step = look.px(DOT_STEP) as i32;
+    let r = look.px(1.0) as i32;
+    let area = chart.plotting_area().strip_coord_spec();
+    let to_px = |x: f64, y: f64| chart.backend_coord(&(x / scale, y));
+    let mut dots = vec![];
+    let mut i = 0;
+    for px in (x0 + step / 2..x1).step_by(step.max(1) as usize) {
+        // The band's step under this column of pixels.
+        while i + 1 < band.len() && to_px(band[i + 1].0, 0.0).0 <= px {
+            i += 1;
+        }
+        let Some(&(_, lo, hi)) = band.get(i) else {
+            break;
+        };
+        let (top, bottom) = (to_px(0.0, hi).1, to_px(0.0, lo).1);
+        // Rows on one grid for every column, so the dots line up.
+        let first = y0 + ((top - y0 + step - 1).max(0) / step) * step + step / 2;
+        for py in (first..bottom.min(y1)).step_by(step.max(1) as usize) {
+            if py - r > top && py + r < bottom {
+                dots.push(Rectangle::new(
+                    [(px - r - x0, py - r - y0), (px + r - x0, py + r - y0)],
+                    color.filled(),
+                ));
+            }
+        }
+    }
+    for d in dots {
+        area.draw(&d)?;
+    }
+    Ok(())
 }
 
 /// The live scenario's GC restarts as ringed points, placed by `at`.

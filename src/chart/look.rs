@@ -11,19 +11,48 @@ pub const PALETTE: [RGBColor; 4] = [
     RGBColor(0x1b, 0x9e, 0x77),
     RGBColor(0x75, 0x70, 0xb3),
 ];
-pub(super) const ADMITTED: RGBColor = RGBColor(0x2c, 0xa0, 0x2c);
 pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
 /// The event client's limit, marked beside the main one's.
 pub(super) const EVENT_LIMIT: RGBColor = RGBColor(0xe6, 0x9f, 0x00);
-/// The kinds of request, stacked in `Kind::ALL`'s order: status in blues,
-/// events in greens; the dropped events are a dashed line, not an area.
-pub(super) const KIND_COLORS: [RGBColor; 5] = [
-    RGBColor(0x1f, 0x5f, 0xbf),
-    RGBColor(0x6a, 0x9f, 0xe0),
-    RGBColor(0x1b, 0x7e, 0x57),
-    RGBColor(0x7c, 0xc4, 0x9a),
-    RGBColor(0x99, 0x99, 0x99),
+/// The kinds of request, stacked in `Kind::ALL`'s order, for each theme
+/// (light, dark): status in blues, events in greens; each pair told apart
+/// by lightness and by the lighter one's dots (`Fill::Dotted`) too. Every
+/// solid colour and every dot is at least 3:1 against its background
+/// (WCAG 2.2's non-text contrast); the dropped events are a dashed line.
+const KIND_COLORS: [[RGBColor; 5]; 2] = [
+    [
+        RGBColor(0x0b, 0x5c, 0xad),
+        RGBColor(0x9c, 0xc6, 0xf0),
+        RGBColor(0x00, 0x79, 0x5a),
+        RGBColor(0x9a, 0xdc, 0xc4),
+        RGBColor(0x6e, 0x6e, 0x6e),
+    ],
+    [
+        RGBColor(0x6c, 0xb6, 0xff),
+        RGBColor(0x24, 0x4e, 0x7a),
+        RGBColor(0x3f, 0xd1, 0xa2),
+        RGBColor(0x1d, 0x5c, 0x4a),
+        RGBColor(0x9a, 0xa4, 0xae),
+    ],
 ];
+
+/// How a stacked kind is filled: solid, or a lighter fill with its darker
+/// sibling's dots on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Fill {
+    Solid(RGBColor),
+    Dotted(RGBColor, RGBColor),
+}
+
+impl Fill {
+    /// The colour a legend's key or a line of this kind is drawn in.
+    pub(super) fn color(self) -> RGBColor {
+        match self {
+            Fill::Solid(c) | Fill::Dotted(c, _) => c,
+        }
+    }
+}
+
 /// Dash (on, off) per palette index; 0 is solid.
 pub(super) const DASHES: [(u32, u32); 4] = [(0, 0), (10, 4), (3, 3), (12, 3)];
 /// Every label's font family. Named by the enum, not the string "sans-serif":
@@ -130,6 +159,20 @@ impl Look {
             BLACK
         }
     }
+    /// A kind of request's fill in this theme.
+    pub(super) fn kind(self, k: RequestKind) -> Fill {
+        let colors = &KIND_COLORS[usize::from(self.dark)];
+        match k {
+            RequestKind::PatchPodStatus => Fill::Dotted(colors[1], colors[0]),
+            RequestKind::PatchEvents => Fill::Dotted(colors[3], colors[2]),
+            k => Fill::Solid(colors[k as usize]),
+        }
+    }
+    /// What the client rate limiters let through: the foreground's colour,
+    /// so that it stands apart from every kind.
+    pub(super) fn sent(self) -> RGBColor {
+        self.fg()
+    }
     pub(super) fn font(self, size: f64) -> TextStyle<'static> {
         (FONT, size * self.scale).into_font().color(&self.fg())
     }
@@ -203,6 +246,103 @@ impl Look {
         (legend / plot).clamp(0.2, 0.6)
     }
 
+    /// Where a legend's rows go below a plot `width` pixels wide: each
+    /// entry's left edge and row, flowing left to right, and the legend's
+    /// height. Measured before the plot is laid out, so that the plot takes
+    /// the rest and no entry ever covers data.
+    pub(super) fn legend_flow<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        rows: &[(String, Key)],
+    ) -> Result<LegendFlow, DrawingAreaErrorKind<DB::ErrorType>> {
+        let px = |v: f64| self.px(v) as i32;
+        let (row_h, key_w, gap, space) = (px(16.0), px(18.0), px(6.0), px(16.0));
+        let width = area.dim_in_pixel().0 as i32 - 2 * px(8.0);
+        let font = self.font(12.0);
+        let (mut x, mut row, mut at) = (0, 0, vec![]);
+        for (label, _) in rows {
+            let w = key_w + gap + area.estimate_text_size(label, &font)?.0 as i32;
+            if x > 0 && x + w > width {
+                (x, row) = (0, row + 1);
+            }
+            at.push((x, row));
+            x += w + space;
+        }
+        let lines = if rows.is_empty() { 0 } else { row + 1 };
+        Ok((at, (lines * row_h + 2 * px(4.0)).max(0) as u32))
+    }
+
+    /// A legend laid out by `legend_flow`, drawn in `area` (below a plot).
+    pub(super) fn legend_below<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        rows: &[(String, Key)],
+        at: &[(i32, i32)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let px = |v: f64| self.px(v) as i32;
+        let (row_h, key_w, gap) = (px(16.0), px(18.0), px(6.0));
+        let style = self.font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
+        for ((label, key), &(x, row)) in rows.iter().zip(at) {
+            let (x, y) = (px(8.0) + x, px(4.0) + row * row_h + row_h / 2);
+            self.key(area, *key, (x, y), key_w)?;
+            area.draw(&Text::new(
+                label.as_str(),
+                (x + key_w + gap, y),
+                style.clone(),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// A legend row's key at `(x, y)` (its left end and middle).
+    fn key<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        key: Key,
+        (x, y): (i32, i32),
+        key_w: i32,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let px = |v: f64| self.px(v) as i32;
+        match key {
+            // Dashed as the series is, so the legend reads without colour.
+            Key::Line(style, (on, off)) => {
+                let step = if on == 0 { key_w } else { on as i32 };
+                let mut from = x;
+                while from < x + key_w {
+                    let to = (from + step).min(x + key_w);
+                    area.draw(&PathElement::new(vec![(from, y), (to, y)], style))?;
+                    from = to + off as i32;
+                }
+            }
+            Key::Patch(color) => area.draw(&Rectangle::new(
+                [(x, y - px(5.0)), (x + key_w, y + px(5.0))],
+                color.filled(),
+            ))?,
+            Key::Fill(fill) => {
+                let (lo, hi) = ((x, y - px(5.0)), (x + key_w, y + px(5.0)));
+                match fill {
+                    Fill::Solid(c) => area.draw(&Rectangle::new([lo, hi], c.filled()))?,
+                    Fill::Dotted(light, dots) => {
+                        area.draw(&Rectangle::new([lo, hi], light.filled()))?;
+                        let step = px(DOT_STEP);
+                        for dx in (step / 2..key_w).step_by(step.max(1) as usize) {
+                            for dy in [-px(2.5), px(2.5)] {
+                                area.draw(&Rectangle::new(
+                                    [
+                                        (x + dx - px(1.0), y + dy - px(1.0)),
+                                        (x + dx + px(1.0), y + dy + px(1.0)),
+                                    ],
+                                    dots.filled(),
+                                ))?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The legend box in a corner of the plot. Drawn here rather than as
     /// plotters' series labels, which measure text around the backend: in a
     /// browser, a page layout per label.
@@ -240,22 +380,7 @@ impl Look {
         ))?;
         for (i, (label, key)) in rows.iter().enumerate() {
             let (x, y) = (x0 + pad, corners[0].1 + pad + row_h * i as i32 + row_h / 2);
-            match *key {
-                // Dashed as the series is, so the legend reads without colour.
-                Key::Line(style, (on, off)) => {
-                    let step = if on == 0 { key_w } else { on as i32 };
-                    let mut from = x;
-                    while from < x + key_w {
-                        let to = (from + step).min(x + key_w);
-                        area.draw(&PathElement::new(vec![(from, y), (to, y)], style))?;
-                        from = to + off as i32;
-                    }
-                }
-                Key::Patch(color) => area.draw(&Rectangle::new(
-                    [(x, y - px(5.0)), (x + key_w, y + px(5.0))],
-                    color.filled(),
-                ))?,
-            }
+            self.key(&area, *key, (x, y), key_w)?;
             let style = font.pos(Pos::new(HPos::Left, VPos::Center));
             area.draw(&Text::new(label.as_str(), (x + key_w + gap, y), style))?;
         }
@@ -269,7 +394,14 @@ impl Look {
 pub(super) enum Key {
     Line(ShapeStyle, (u32, u32)),
     Patch(RGBAColor),
+    Fill(Fill),
 }
+
+/// Each legend entry's left edge and row, and the legend's height.
+pub(super) type LegendFlow = (Vec<(i32, i32)>, u32);
+
+/// The spacing of a dotted fill's dots, in CSS pixels.
+pub(super) const DOT_STEP: f64 = 7.0;
 
 #[cfg(test)]
 mod tests {

@@ -98,12 +98,21 @@ impl Kind {
             .find(|k| k.name() == name || k.file_stem() == name)
     }
 
+    /// The chart's height in CSS pixels, wide and on a narrow screen: the
+    /// load chart's legend goes below its plot, in more rows when narrow.
+    pub fn heights(self) -> (u32, u32) {
+        match self {
+            Kind::Load => (380, 420),
+            _ => (300, 240),
+        }
+    }
+
     /// What the chart shows, for screen readers.
     pub fn alt(self) -> &'static str {
         match self {
             Kind::Restarts => "Cumulative restarts of one pod over time, against today's default",
             Kind::Delays => "Wait before each restart by restart number",
-            Kind::Load => "Node /pods status requests per 10-second window, offered and admitted by the rate limiter",
+            Kind::Load => "Node /pods requests per 10-second window: offered by kind, and sent through the kubelet's client rate limiters",
             Kind::Windows => "Restarts in the KEP's time windows, per scenario",
         }
     }

@@ -16,11 +16,12 @@ use serde::{Deserialize, Serialize};
 use super::apf::{self, ApiServer, LevelSeats};
 use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
-use super::duration::format_go_duration_ms;
+use super::duration::{format_count, format_go_duration_ms};
 use super::limiter::ApiLoad;
 use super::presets::Preset;
 use super::requests::RequestsByKind;
 use super::scenario::{Scenario, ScenarioSpec};
+use super::sent::{self, NodeRequests};
 use super::simulate::{node_timeline, pod_runs_unbanded, LOAD_WINDOW_MS};
 use super::{KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
 
@@ -139,7 +140,9 @@ pub struct ClassResult {
     pub node_peak_requests_per_second: f64,
     /// Whether its kubelets' own client rate limiter holds requests back.
     pub limiter_binds: bool,
-    /// Its nodes' requests by kind over the horizon (kubelet model).
+    /// Its nodes' requests over the horizon: offered, sent, still queued.
+    pub requests: NodeRequests,
+    /// Its nodes' requests offered, by kind, over the horizon (kubelet model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_by_kind: Option<RequestsByKind>,
 }
@@ -150,12 +153,15 @@ pub struct ClassResult {
 #[serde(rename_all = "camelCase")]
 pub struct ClusterResult {
     pub window_ms: Ms,
-    /// The kubelets' admitted requests per window, summed: pod status and
+    /// The kubelets' requests sent per window, summed: pod status and
     /// events (kubelet model; the KEP model's flat count per restart), all
     /// `system-nodes` traffic served by the `system` level.
     pub requests_per_window: Vec<u64>,
-    /// The classes' requests by kind over their horizons, summed (kubelet
-    /// model; events dropped by the spam filter are never sent).
+    /// The classes' requests over their horizons, summed: offered, sent,
+    /// still queued.
+    pub requests: NodeRequests,
+    /// The classes' requests offered by kind over their horizons, summed
+    /// (kubelet model; events dropped by the spam filter are never offered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_by_kind: Option<RequestsByKind>,
     pub peak_requests_per_second: f64,
@@ -228,9 +234,11 @@ fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
 /// stops at their address instead of reading a day's windows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeSeries {
-    /// Both clients' (status and events) admitted requests.
-    pub admitted_per_window: Vec<u64>,
+    /// Both clients' (status and events) requests sent.
+    pub sent_per_window: Vec<u64>,
     pub limiter_binds: bool,
+    /// Over the horizon.
+    pub requests: NodeRequests,
     pub by_kind: Option<RequestsByKind>,
 }
 
@@ -241,7 +249,8 @@ pub fn node_series(s: &Scenario) -> NodeSeries {
     let limiter_binds = binds(&t.api) || t.event_api.as_ref().is_some_and(binds);
     NodeSeries {
         limiter_binds,
-        admitted_per_window: t.admitted_per_window().into_owned(),
+        sent_per_window: t.sent_per_window().into_owned(),
+        requests: sent::node_requests(&t, usize::MAX),
         by_kind: t.requests.as_ref().map(|r| r.totals(usize::MAX)),
     }
 }
@@ -279,7 +288,7 @@ fn span(series: &[Rc<NodeSeries>], spreads: &[usize]) -> usize {
     series
         .iter()
         .zip(spreads)
-        .map(|(t, s)| t.admitted_per_window.len() + s.saturating_sub(1))
+        .map(|(t, s)| t.sent_per_window.len() + s.saturating_sub(1))
         .max()
         .unwrap_or(0)
 }
@@ -293,7 +302,7 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
     let mut total = vec![0u64; len];
     let mut classes = vec![];
     for ((c, t), &spread) in cluster.node_classes.iter().zip(timelines).zip(&spreads) {
-        let series = spread_sum(&t.admitted_per_window, c.nodes, spread, len);
+        let series = spread_sum(&t.sent_per_window, c.nodes, spread, len);
         for (slot, r) in total.iter_mut().zip(&series) {
             *slot += r;
         }
@@ -302,9 +311,10 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
             nodes: c.nodes,
             peak_requests_per_second: per_s(series.iter().copied().max().unwrap_or(0)),
             node_peak_requests_per_second: per_s(
-                t.admitted_per_window.iter().copied().max().unwrap_or(0),
+                t.sent_per_window.iter().copied().max().unwrap_or(0),
             ),
             limiter_binds: t.limiter_binds,
+            requests: t.requests.times(i64::from(c.nodes)),
             requests_by_kind: t
                 .by_kind
                 .map(|k| RequestsByKind::of(|kind| k.get(kind) as u64 * u64::from(c.nodes))),
@@ -313,6 +323,9 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
     let by_kind: Option<Vec<RequestsByKind>> = classes.iter().map(|c| c.requests_by_kind).collect();
     let requests_by_kind =
         by_kind.map(|all| RequestsByKind::of(|kind| all.iter().map(|k| k.get(kind) as u64).sum()));
+    let requests = classes
+        .iter()
+        .fold(NodeRequests::default(), |sum, c| sum.plus(c.requests));
     let peak = per_s(total.iter().copied().max().unwrap_or(0));
     let system = api.level(apf::SYSTEM);
     let nodes: u32 =
@@ -332,19 +345,20 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
     if classes.iter().any(|c| c.limiter_binds) {
         notes.push("a kubelet's client rate limiter (kubeAPIQPS/kubeAPIBurst, or eventRecordQPS/eventBurst for events) holds requests back on some nodes: the API server sees less than the nodes offer, and pod status reaches it late".into());
     }
-    if let Some(k) = requests_by_kind {
-        let sent = k.sent().max(1) as f64;
-        let share = |n: i64| n as f64 * 100.0 / sent;
+    if let (Some(k), Some(events)) = (requests_by_kind, requests.events) {
+        let share = |n: i64| n as f64 * 100.0 / requests.sent.max(1) as f64;
         notes.push(format!(
-            "of the requests sent, {:.0} % are pod status (GET pods and PATCH pods/status) and {:.0} % events (POST and PATCH events); the kubelets' spam filter kept back {} more events",
-            share(k.get_pods + k.patch_pod_status),
-            share(k.post_events + k.patch_events),
-            k.dropped_events
+            "of the requests sent, {:.0} % are pod status (GET pods and PATCH pods/status) and {:.0} % events (POST and PATCH events); {} more were still queued in the kubelets at the end, and their spam filter kept back {} events",
+            share(requests.status.sent),
+            share(events.sent),
+            format_count(requests.queued),
+            format_count(k.dropped_events)
         ));
     }
     ClusterResult {
         window_ms: LOAD_WINDOW_MS,
         requests_per_window: total,
+        requests,
         requests_by_kind,
         peak_requests_per_second: peak,
         system_seats: system.nominal * api.replicas,
@@ -549,7 +563,7 @@ pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
             total.clear();
             total.resize(span(series, &spreads), 0);
             for ((c, t), &spread) in cluster.node_classes.iter().zip(series).zip(&spreads) {
-                spread_add(&t.admitted_per_window, c.nodes, spread, &mut total);
+                spread_add(&t.sent_per_window, c.nodes, spread, &mut total);
             }
             let peak =
                 total.iter().copied().max().unwrap_or(0) as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;

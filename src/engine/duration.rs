@@ -271,6 +271,24 @@ pub fn rounded(v: f64, places: u32) -> String {
     )
 }
 
+/// A count with its thousands grouped by commas, as a person reads it:
+/// "12,980", "-1,024". Core's formatting has no grouping, and one separator
+/// is all the explorer prints (num-format would bring its locale tables).
+pub fn format_count(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `int` and a fraction of `places` digits, its trailing zeros (and a bare
 /// point) dropped: (1, 500, 3) is "1.5", (12, 0, 3) "12".
 fn with_fraction(int: u64, frac: u64, places: u32) -> String {
@@ -316,6 +334,17 @@ pub fn scientific(v: f64) -> (String, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_group_thousands() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1_000), "1,000");
+        assert_eq!(format_count(12_980), "12,980");
+        assert_eq!(format_count(646_580), "646,580");
+        assert_eq!(format_count(-1_024), "-1,024");
+        assert_eq!(format_count(i64::MIN), "-9,223,372,036,854,775,808");
+    }
 
     #[test]
     fn spans_are_whole_seconds_up_to_years() {

@@ -267,8 +267,8 @@ struct Stepped<U> {
     before: Bucket<U>,
     after: Bucket<U>,
     window: Window<U>,
-    /// The window's whole requests admitted and longest wait.
-    out: (u64, Ms),
+    /// The window's longest wait.
+    delay: Ms,
 }
 
 /// Runs the windows. With `repeat`, a window alike a window stepped through
@@ -407,6 +407,7 @@ fn run_over<U: Units, T: BurstTimes>(
     // Units per millisecond of a window's flow request, for the length last
     // seen: windows are all one length but the last, so it is divided once.
     let mut per_ms = (0, zero);
+    let (mut admitted_units, mut admitted_whole) = (zero, 0);
     for (i, &flow) in a.flow_per_window.iter().enumerate() {
         let (start, end) = a.span(i);
         let last = i + 1 == n;
@@ -434,11 +435,11 @@ fn run_over<U: Units, T: BurstTimes>(
                         .all(|(&(_, c), j)| c == count(j)))
         });
         // A window alike one stepped through admits as many; only a longer
-        // queue's wait is worked out again (no division per window).
-        let (whole_admitted, delay) = match known {
+        // queue's wait is worked out again.
+        let (units, delay) = match known {
             Some(s) if s.before == bucket => {
                 bucket = s.after;
-                s.out
+                (s.window.admitted, s.delay)
             }
             Some(s)
                 if !s.window.emptied
@@ -447,7 +448,7 @@ fn run_over<U: Units, T: BurstTimes>(
             {
                 let longer = bucket.backlog - s.before.backlog;
                 bucket.backlog = s.after.backlog + longer;
-                (s.out.0, wait(s.window.max_backlog + longer))
+                (s.window.admitted, wait(s.window.max_backlog + longer))
             }
             _ => {
                 pattern.length = end - start;
@@ -474,8 +475,7 @@ fn run_over<U: Units, T: BurstTimes>(
                 if pattern.length > t {
                     bucket.advance(U::from(pattern.length - t), pattern.inflow, &mut w);
                 }
-                // Whole requests, halves up.
-                let out = (whole((w.admitted + half) / scale), wait(w.max_backlog));
+                let out = (w.admitted, wait(w.max_backlog));
                 // Updated in place, the pattern's buffer swapped for the old
                 // one's (reused, not reallocated): a window stepped is not a
                 // struct moved (opt-level "z" copies those byte by byte).
@@ -488,7 +488,7 @@ fn run_over<U: Units, T: BurstTimes>(
                         s.before = before;
                         s.after = bucket;
                         s.window = w;
-                        s.out = out;
+                        s.delay = out.1;
                     }
                     None => {
                         stepped = Some(Stepped {
@@ -496,14 +496,19 @@ fn run_over<U: Units, T: BurstTimes>(
                             before,
                             after: bucket,
                             window: w,
-                            out,
+                            delay: out.1,
                         })
                     }
                 }
                 out
             }
         };
-        admitted[i] = whole_admitted;
+        // Whole requests, halves up, rounded as a running total: the windows
+        // add up to every span's total, which never passes what arrived.
+        admitted_units += units;
+        let through = whole((admitted_units + half) / scale);
+        admitted[i] = through - admitted_whole;
+        admitted_whole = through;
         delays[i] = delay;
     }
     (admitted, delays)

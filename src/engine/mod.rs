@@ -20,6 +20,7 @@ pub mod restart_rules;
 pub mod rng;
 pub mod scenario;
 pub mod schedule;
+pub mod sent;
 pub mod simulate;
 pub mod times;
 pub mod waiting;
@@ -34,6 +35,7 @@ pub use requests::{Kind as RequestKind, RequestsByKind, RequestsTimeline, Runnin
 pub use scenario::{
     ExitKind, Group, Requeue, RestartPolicy, Scenario, ScenarioError, ScenarioSpec,
 };
+pub use sent::{Delivery, NodeRequests};
 pub use simulate::{
     explore, explore_with, node_timeline, pod_runs, simulate, Band, Counts, Exploration,
     GroupTimeline, PodKey, PodRuns, Summary, Timeline,

@@ -142,8 +142,8 @@ impl Kind {
         Self::LABELS[self as usize]
     }
 
-    /// Sent to the API server (the dropped ones are not).
-    pub fn sent(self) -> bool {
+    /// Handed to a client for the API server (the dropped ones are not).
+    pub fn offered(self) -> bool {
         self != Kind::DroppedEvents
     }
 
@@ -186,11 +186,11 @@ impl RequestsByKind {
         }
     }
 
-    /// The requests sent: every kind but the dropped events.
-    pub fn sent(&self) -> i64 {
+    /// The requests handed to the clients: every kind but the dropped events.
+    pub fn offered(&self) -> i64 {
         Kind::ALL
             .into_iter()
-            .filter(|k| k.sent())
+            .filter(|k| k.offered())
             .map(|k| self.get(k))
             .sum()
     }

@@ -14,6 +14,7 @@ use super::requests::{event_client_limits, Kind, PodRequests, RequestsByKind, Re
 use super::rng::{Rng, SplitMix64};
 use super::scenario::{Group, Requeue, Scenario};
 use super::schedule::{RestartBackoff, ScheduleBackoff};
+use super::sent::{self, NodeRequests};
 use super::times::Times;
 
 /// The window the KEP counts API load in.
@@ -481,9 +482,10 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    /// Requests the kubelet's clients admit in each window, as the API
-    /// server sees them: status and events (kubelet model), or all (KEP).
-    pub fn admitted_per_window(&self) -> Cow<'_, [u64]> {
+    /// Requests sent in each window: what the kubelet's clients' rate
+    /// limiters let through to the API server, status and events (kubelet
+    /// model), or all (KEP). `sent::node_requests` sums these.
+    pub fn sent_per_window(&self) -> Cow<'_, [u64]> {
         let status = &self.api.admitted_per_window;
         match &self.event_api {
             Some(events) => Cow::Owned(
@@ -539,45 +541,48 @@ pub struct Counts {
     /// The charted group's first pod.
     pub restarts_per_pod: i64,
     pub restarts_per_node: i64,
-    /// Requests sent: the flat count per restart (KEP model) or every kind
-    /// but the dropped events (kubelet model).
-    pub requests_per_pod: i64,
-    pub requests_per_node: i64,
-    /// The node's requests by kind (kubelet model).
+    /// What the charted pod hands its kubelet's clients: the flat count per
+    /// restart (KEP model) or every kind but the dropped events (kubelet
+    /// model). A pod has no "sent" of its own: the node's limiters are shared.
+    pub requests_offered_per_pod: i64,
+    /// The node's requests offered, sent (let through by the client rate
+    /// limiters: what reached the API server) and still queued.
+    pub node_requests: NodeRequests,
+    /// The node's requests offered, by kind (kubelet model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_by_kind: Option<RequestsByKind>,
 }
 
 impl Counts {
-    /// Restarts of the pod and the node; the requests by kind of each
-    /// (kubelet model), or a flat count per restart.
+    /// Restarts of the pod and the node; the requests over the first
+    /// `windows` load windows.
     fn of(
+        t: &Timeline,
         (per_pod, per_node): (u64, u64),
-        by_kind: Option<(RequestsByKind, RequestsByKind)>,
-        per_restart: u64,
+        pod_offered: Option<RequestsByKind>,
+        windows: usize,
     ) -> Self {
-        let (requests_per_pod, requests_per_node) = match by_kind {
-            Some((pod, node)) => (pod.sent(), node.sent()),
-            None => (
-                (per_pod * per_restart) as i64,
-                (per_node * per_restart) as i64,
-            ),
-        };
         Self {
             restarts_per_pod: per_pod as i64,
             restarts_per_node: per_node as i64,
-            requests_per_pod,
-            requests_per_node,
-            requests_by_kind: by_kind.map(|(_, node)| node),
+            requests_offered_per_pod: pod_offered
+                .map_or((per_pod * t.requests_per_restart) as i64, |k| k.offered()),
+            node_requests: sent::node_requests(t, windows),
+            requests_by_kind: t.requests.as_ref().map(|r| r.totals(windows)),
         }
+    }
+
+    /// The node's requests that reached the API server.
+    pub fn requests_sent(&self) -> i64 {
+        self.node_requests.sent
     }
 
     fn minus(self, o: Counts) -> Counts {
         Counts {
             restarts_per_pod: self.restarts_per_pod - o.restarts_per_pod,
             restarts_per_node: self.restarts_per_node - o.restarts_per_node,
-            requests_per_pod: self.requests_per_pod - o.requests_per_pod,
-            requests_per_node: self.requests_per_node - o.requests_per_node,
+            requests_offered_per_pod: self.requests_offered_per_pod - o.requests_offered_per_pod,
+            node_requests: self.node_requests.minus(o.node_requests),
             requests_by_kind: match (self.requests_by_kind, o.requests_by_kind) {
                 (Some(a), Some(b)) => Some(a.minus(&b)),
                 _ => None,
@@ -594,8 +599,8 @@ pub struct Summary {
     pub first5m: Counts,
     /// The busiest 10-second window for the node, offered.
     pub peak_node_requests_per_window: i64,
-    /// The busiest window after the client rate limiter.
-    pub peak_admitted_per_window: i64,
+    /// The busiest window sent: after the client rate limiters.
+    pub peak_sent_per_window: i64,
     /// The longest any request waits for the rate limiter.
     pub max_queue_delay_ms: i64,
     /// Windows in which the rate limiter holds requests back.
@@ -611,9 +616,7 @@ impl Summary {
     pub fn of(t: &Timeline) -> Self {
         let peak = |v: &[u64]| v.iter().copied().max().unwrap_or(0) as i64;
         let first_windows = (FIRST_MINUTES_MS / LOAD_WINDOW_MS) as usize;
-        let by_kind = |pod: fn(&RequestsTimeline) -> RequestsByKind, windows: usize| {
-            t.requests.as_ref().map(|r| (pod(r), r.totals(windows)))
-        };
+        let pod = |of: fn(&RequestsTimeline) -> RequestsByKind| t.requests.as_ref().map(of);
         let delays = |api: Option<&ApiLoad>| {
             let d = api.map_or(&[][..], |a| &a.max_queue_delay_ms[..]);
             (
@@ -625,17 +628,19 @@ impl Summary {
         let (event_max_queue_delay_ms, event_limited_windows) = delays(t.event_api.as_ref());
         Self {
             horizon: Counts::of(
+                t,
                 (t.restarts_at_ms.len() as u64, t.node_restarts()),
-                by_kind(|r| r.pod, usize::MAX),
-                t.requests_per_restart,
+                pod(|r| r.pod),
+                usize::MAX,
             ),
             first5m: Counts::of(
+                t,
                 (t.restarts_by(FIRST_MINUTES_MS), t.node_restarts_first5m()),
-                by_kind(|r| r.pod_first5m, first_windows),
-                t.requests_per_restart,
+                pod(|r| r.pod_first5m),
+                first_windows,
             ),
             peak_node_requests_per_window: peak(&t.node_requests_per_window),
-            peak_admitted_per_window: peak(&t.admitted_per_window()),
+            peak_sent_per_window: peak(&t.sent_per_window()),
             max_queue_delay_ms,
             limited_windows,
             event_max_queue_delay_ms,
@@ -649,7 +654,7 @@ impl Summary {
             first5m: self.first5m.minus(o.first5m),
             peak_node_requests_per_window: self.peak_node_requests_per_window
                 - o.peak_node_requests_per_window,
-            peak_admitted_per_window: self.peak_admitted_per_window - o.peak_admitted_per_window,
+            peak_sent_per_window: self.peak_sent_per_window - o.peak_sent_per_window,
             max_queue_delay_ms: self.max_queue_delay_ms - o.max_queue_delay_ms,
             limited_windows: self.limited_windows - o.limited_windows,
             event_max_queue_delay_ms: self.event_max_queue_delay_ms - o.event_max_queue_delay_ms,
@@ -1144,8 +1149,8 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         for (total, s) in kinds.iter_mut().zip(&spread) {
             total.iter_mut().zip(s).for_each(|(t, s)| *t += s);
         }
-        let sent: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.sent()).collect();
-        let node = sum(&kinds, &sent);
+        let offered: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.offered()).collect();
+        let node = sum(&kinds, &offered);
         let pod = runs.requests.get(spec.chart_group);
         let totals = |by: Ms| pod.map(|p| p.totals_below(by)).unwrap_or_default();
         let mut requests = RequestsTimeline {
