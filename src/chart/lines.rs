@@ -326,7 +326,6 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .iter()
                 .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
         )
-        .chain(extras.limit.iter().map(|l| l.0))
         .chain(
             extras
                 .stack
@@ -334,6 +333,18 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
         )
         .fold(0.0, f64::max);
+    // Where the legend is below: a limit near the data is drawn; one far
+    // above it would flatten the data, so the axis stops short of it and
+    // its legend says where it is.
+    let mut extras = extras;
+    let data_max = match &mut extras.limit {
+        Some((y, label)) if extras.legend_below && *y > 1.5 * data_max && data_max > 0.0 => {
+            label.push_str(" (above the plot)");
+            data_max
+        }
+        Some((y, _)) => data_max.max(*y),
+        None => data_max,
+    };
     let legend = legend_rows(look, &lines, &extras);
     area.fill(&look.bg())?;
     // Below the plot, the legend takes the rows it needs and the plot the
@@ -400,7 +411,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             style,
         ))?;
     }
-    if let Some((y, _)) = &extras.limit {
+    if let Some((y, _)) = extras.limit.as_ref().filter(|(y, _)| *y <= y_max) {
         let (style, (on, off)) = (look.line(LIMIT, 1.0), (look.px(2.0), look.px(3.0)));
         chart.draw_series(DashedLineSeries::new(
             [(0.0, *y), (x_max, *y)],
