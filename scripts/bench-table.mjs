@@ -2,8 +2,8 @@
 // budget (ceilings, not targets: a benchmark reports; nothing here
 // fails a run).
 // Usage: node scripts/bench-table.mjs DIR, where DIR holds bundle.tsv,
-// browser.json, lighthouse-*.json, engine.txt and machine.txt.
-import { readFileSync, readdirSync } from "node:fs";
+// browser.json, tabs.json, lighthouse-*.json, engine.txt and machine.txt.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const dir = process.argv[2];
@@ -37,6 +37,10 @@ for (const r of browser) {
   row("work per input", `${r.name}, ${r.slider}: p50 / p95 / max`, `${ms(w.p50)} / ${ms(w.p95)} / ${ms(w.max)} ms`);
 }
 
+// Each tab's first open on the mobile profile.
+if (existsSync(join(dir, "tabs.json"))) {
+  for (const t of JSON.parse(read("tabs.json"))) row("tab opened (mobile profile)", `${t.name}: click → content drawn, 5 s after load`, `${ms(t.ms)} ms`, "≤ 1000 ms", t.ms <= 1000);
+}
 // Lighthouse: one row per figure, the runs side by side.
 const reports = readdirSync(dir).filter((f) => f.startsWith("lighthouse-")).sort().map((f) => JSON.parse(read(f)));
 if (reports.length) {

@@ -36,6 +36,13 @@ trap 'kill $server 2>/dev/null; rm -rf "$out"' EXIT
 sleep 1
 say "browser latency (200 slider moves per scenario)"
 node scripts/bench.mjs "http://127.0.0.1:$port/" "$out/browser.json" >&2
+say "each tab's first open on the mobile profile (slow 4G, 4 × CPU), against a gzip server"
+tabport=$(free_port)
+node scripts/gzip-server.mjs dist "$tabport" &
+tabserver=$!
+sleep 1
+node scripts/bench-tabs.mjs "http://127.0.0.1:$tabport/" "$out/tabs.json" >&2
+kill $tabserver 2>/dev/null || true
 say "Lighthouse (mobile profile, performance) against a gzip server"
 lh="$ROOT/target/lighthouse"
 [ -x "$lh/node_modules/.bin/lighthouse" ] || npm install --prefix "$lh" --no-audit --no-fund --silent "lighthouse@$LIGHTHOUSE_VERSION" >/dev/null

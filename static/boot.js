@@ -12,9 +12,10 @@ if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
   pre?.replaceChildren(note);
 }
 
-// A link to the Job view needs the second wasm (src/app/lazy.rs) at once:
-// fetch it beside the first instead of after it has started.
-if (new URLSearchParams(location.search).get("view") === "job") {
+// The second wasm (src/app/lazy.rs: the Job and cluster views, the pod
+// reader, the watch, the audit, the exports) into the browser's cache,
+// where `load_extras` finds it when a tab first opens.
+function preloadExtras() {
   for (const [rel, file, as] of [["modulepreload", "crashloop-explorer-extras.js"], ["preload", "crashloop-explorer-extras_bg.wasm", "fetch"]]) {
     const link = document.createElement("link");
     link.rel = rel;
@@ -26,6 +27,10 @@ if (new URLSearchParams(location.search).get("view") === "job") {
     document.head.append(link);
   }
 }
+// A link to the Job or cluster view needs it at once: fetched beside the
+// first instead of after it has started.
+const opensExtras = ["job", "cluster"].includes(new URLSearchParams(location.search).get("view"));
+if (opensExtras) preloadExtras();
 
 // A panic aborts the wasm (wasm32 has no unwinding) with a RuntimeError
 // the page cannot recover from: say so, and how to go on.
@@ -43,9 +48,17 @@ addEventListener("error", (e) => {
 // fetched once that has painted, so it does not compete with it for the
 // network (on a slow link the figures and charts come first).
 await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
+// The wasm is fetched beside its glue rather than after it: on a slow link
+// the glue and its snippet are two round trips the wasm need not wait for.
+const wasmResponse = fetch(new URL("./crashloop-explorer-page_bg.wasm", import.meta.url));
 const { default: init, ...bindings } = await import("./crashloop-explorer-page.js");
 
-const wasm = await init({ module_or_path: new URL("./crashloop-explorer-page_bg.wasm", import.meta.url) });
+const wasm = await init({ module_or_path: wasmResponse });
+// The second wasm next, now that this one has come: its download (520 KB,
+// seconds on a slow link) runs while the app starts, so that a tab opens
+// from the cache. Not where the reader asked to save data: there it comes
+// when a part is first needed, or a pointer rests on a tab.
+if (!opensExtras && !navigator.connection?.saveData) preloadExtras();
 window.wasmBindings = bindings;
 bindings.start();
 // The JS API (resolve, simulate, explore, audit, mount) is not in this
