@@ -15,10 +15,11 @@ if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
 // The second wasm (src/app/lazy.rs: the Job and cluster views, the pod
 // reader, the watch, the audit, the exports) into the browser's cache,
 // where `load_extras` finds it when a tab first opens.
-function preloadExtras() {
+function preloadExtras(priority = "auto") {
   for (const [rel, file, as] of [["modulepreload", "crashloop-explorer-extras.js"], ["preload", "crashloop-explorer-extras_bg.wasm", "fetch"]]) {
     const link = document.createElement("link");
     link.rel = rel;
+    link.fetchPriority = priority;
     link.href = new URL(`./${file}`, import.meta.url).href;
     if (as) {
       link.as = as;
@@ -54,13 +55,14 @@ const wasmResponse = fetch(new URL("./crashloop-explorer-page_bg.wasm", import.m
 const { default: init, ...bindings } = await import("./crashloop-explorer-page.js");
 
 const wasm = await init({ module_or_path: wasmResponse });
-// The second wasm next, now that this one has come: its download (520 KB,
-// seconds on a slow link) runs while the app starts, so that a tab opens
-// from the cache. Not where the reader asked to save data: there it comes
-// when a part is first needed, or a pointer rests on a tab.
-if (!opensExtras && !navigator.connection?.saveData) preloadExtras();
 window.wasmBindings = bindings;
 bindings.start();
+// The second wasm next, in the task after the app's first render and at a
+// low priority: its download (520 KB, seconds on a slow link) runs while the
+// reader reads, so that a tab opens from the cache, and yields to anything
+// the page asks for meanwhile. Not where the reader asked to save data:
+// there it comes when a part is first needed, or a pointer rests on a tab.
+if (!opensExtras && !navigator.connection?.saveData) setTimeout(() => preloadExtras("low"), 0);
 // The JS API (resolve, simulate, explore, audit, mount) is not in this
 // page's module: `await crashloopExplorer()` in the console fetches its
 // module, crashloop-explorer.js, once, and gives its functions.
