@@ -579,14 +579,7 @@ async fn sent_is_one_figure_everywhere_on_the_page() {
         ("20", "10", "10")
     );
     // The readout names the same window's kinds and clients.
-    let css = canvas.get_bounding_client_rect();
-    let init = web_sys::PointerEventInit::new();
-    init.set_bubbles(true);
-    init.set_client_x((css.left() + css.width() / 2.0) as i32);
-    init.set_client_y((css.top() + css.height() / 2.0) as i32);
-    let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
-    canvas.dispatch_event(&event).unwrap();
-    settle().await;
+    point_at_middle(&canvas).await;
     let readout = page.text("chart-load-readout");
     assert!(
         readout.contains("GET pods ")
@@ -599,6 +592,18 @@ async fn sent_is_one_figure_everywhere_on_the_page() {
     assert_eq!(page.text("event-qps-value"), "1000");
     assert_eq!(page.text("head-requests-all"), "8,500");
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+}
+
+/// A pointer moved over the middle of a chart's canvas.
+async fn point_at_middle(canvas: &HtmlCanvasElement) {
+    let css = canvas.get_bounding_client_rect();
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x((css.left() + css.width() / 2.0) as i32);
+    init.set_client_y((css.top() + css.height() / 2.0) as i32);
+    let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
+    canvas.dispatch_event(&event).unwrap();
+    settle().await;
 }
 
 /// The text of each of `selector`'s matches below `root`.
@@ -1321,15 +1326,8 @@ async fn readout_theme_and_crisp_canvases() {
         .unwrap();
     assert!(css_width > 200.0);
     assert_eq!(f64::from(canvas.width()), (css_width * dpr).round());
-    let css = canvas.get_bounding_client_rect();
     // A pointer over the middle of the plot reads out the restarts there.
-    let init = web_sys::PointerEventInit::new();
-    init.set_bubbles(true);
-    init.set_client_x((css.left() + css.width() / 2.0) as i32);
-    init.set_client_y((css.top() + css.height() / 2.0) as i32);
-    let event = web_sys::PointerEvent::new_with_event_init_dict("pointermove", &init).unwrap();
-    canvas.dispatch_event(&event).unwrap();
-    settle().await;
+    point_at_middle(&canvas).await;
     let readout = page.text("chart-restarts-readout");
     assert!(
         readout.starts_with("at ") && readout.contains("restarts (today's default: "),

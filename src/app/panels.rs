@@ -710,10 +710,12 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             "/pods requests sent from the node",
             Counts::requests_sent,
         ),
-        ("offered-node", "offered to its client rate limiters", |c| {
-            c.node_requests.offered
-        }),
-        ("queued-node", "still queued at the end", |c| {
+        (
+            "offered-node",
+            "Requests offered to its client rate limiters",
+            |c| c.node_requests.offered,
+        ),
+        ("queued-node", "Requests still queued at the end", |c| {
             c.node_requests.queued
         }),
     ];
@@ -754,10 +756,10 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
     }
     if kubelet {
         let clients: [(&str, &str, Pick); 2] = [
-            ("status-sent", "pod status sent (kubeAPIQPS)", |c| {
+            ("status-sent", "Pod status sent (kubeAPIQPS)", |c| {
                 c.node_requests.status.sent
             }),
-            ("events-sent", "events sent (eventRecordQPS)", |c| {
+            ("events-sent", "Events sent (eventRecordQPS)", |c| {
                 c.node_requests.events.map_or(0, |e| e.sent)
             }),
         ];
