@@ -77,6 +77,15 @@ for (const [look, media, theme] of [["light", { colorScheme: "dark" }, "light"],
   await page.waitForSelector("crashloop-explorer main.app canvas", { timeout: 20_000 });
   await page.evaluate((theme) => document.querySelectorAll("crashloop-explorer").forEach((e) => e.setAttribute("theme", theme)), theme);
   await page.waitForFunction((theme) => [...document.querySelectorAll("crashloop-explorer")].every((e) => e.getAttribute("data-theme") === theme), theme);
+  // Scrolled through once, as a reader would: parts drawn only in sight
+  // (content-visibility) are then laid out at their own size.
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.documentElement.scrollHeight; y += 400) {
+      scrollTo(0, y);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    scrollTo(0, 0);
+  });
   await page.evaluate(axeSource);
   const result = await page.evaluate(() =>
     window.axe.run(document.querySelectorAll("crashloop-explorer"), { runOnly: { type: "rule", values: ["color-contrast"] } }));
