@@ -190,6 +190,29 @@ fn main() {
             },
         );
     }
+    // What the horizon costs, each model (issue 47): 30 minutes, 6 hours and
+    // a day (the longest a scenario takes) at a 1 s cap, 110 pods, restarts
+    // at the ideal requeue (periodic tails).
+    for (label, horizon) in [
+        ("30 min", 1_800_000),
+        ("6 h", 21_600_000),
+        ("24 h", 86_400_000),
+    ] {
+        for (model, name) in [(Semantics::Kep, "KEP"), (Semantics::Kubelet, "kubelet")] {
+            let s = Scenario::try_from(ScenarioSpec {
+                model,
+                requeue: Some(Requeue::Ideal),
+                ..scenario(25, 1_000, horizon, 110).spec().clone()
+            })
+            .expect("valid");
+            measure(
+                &format!("horizon {label}, {name} model: explore, 25 ms / 1 s cap, 110 pods"),
+                || {
+                    black_box(explore(black_box(&s)));
+                },
+            );
+        }
+    }
     // The kubelet model's requests by kind (issue 40): status versions and
     // events through the spam filter, two client limiters.
     for (name, initial, max, horizon, pods) in [
