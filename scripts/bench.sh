@@ -28,7 +28,7 @@ size "CrashLoopBackOff view running (+ JS glue and wasm)" 260000 "${first_paint[
 # The element's module loads a wasm of its own (the embed alone), whose glue imports the same snippet.
 size "<crashloop-explorer> (its module, glue, wasm)" 210000 dist/crashloop-explorer-element.js dist/crashloop-explorer-embed.js dist/snippets/*/*.js dist/crashloop-explorer-embed_bg.wasm
 size "the JS API's module (the app and the API: its glue and wasm)" "" dist/crashloop-explorer.js dist/snippets/*/*.js dist/crashloop-explorer_bg.wasm
-size "+ Job or cluster view, pod reader, audit or exports (second wasm, when first shown)" "" dist/crashloop-explorer-extras.js dist/crashloop-explorer-extras_bg.wasm
+size "+ Job or cluster view, pod reader, audit or exports (second wasm, cached after the first)" "" dist/crashloop-explorer-extras.js dist/crashloop-explorer-extras_bg.wasm
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
 server=$!
