@@ -8,12 +8,13 @@ pub use crate::engine::job::JobInputs;
 use crate::engine::ScenarioSpec;
 
 /// What the app's page shows at a bare address (no query, no `#job`): the
-/// 1.37 kubelet with ReduceDefaultCrashLoopBackOffDecay, KEP-4603's change as
-/// shipped, against today's default, so that the first view already shows a
+/// 1.37 kubelet with ReduceDefaultCrashLoopBackOffDecay turned on (alpha, off
+/// by default: KEP-4603's change as a cluster would opt into it), against
+/// today's default, so that the first view already shows a
 /// difference. Links are untouched: `?v=1.37` alone is still today's default.
 pub const FIRST_VISIT_LINK: &str = "v=1.37&gr=1";
 /// What that first view compares, in words.
-pub const FIRST_VISIT_SHOWS: &str = "kubelet 1.37 with ReduceDefaultCrashLoopBackOffDecay on (KEP-4603's faster curve, as the kubelet ships it) against today's default";
+pub const FIRST_VISIT_SHOWS: &str = "kubelet 1.37 with its alpha gate ReduceDefaultCrashLoopBackOffDecay turned on (KEP-4603's faster curve; off unless a cluster sets it) against today's default";
 
 /// Which view the page shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
