@@ -699,3 +699,27 @@ fn scripts_name_the_jobs_containers() {
         "exit pi=1\nexit pi=42"
     );
 }
+
+/// Indexes are the API's for an Indexed Job only: the same five completions
+/// NonIndexed leave `completedIndexes` unset (JobStatus documents it for
+/// Indexed Jobs), Indexed list them compressed, 0-4.
+#[test]
+fn only_an_indexed_job_has_indexes() {
+    let script = FailureScript {
+        attempts: vec![Attempt::Exit(Default::default())],
+        run_ms: 30_000,
+    };
+    let non = run(&with("  completions: 5\n  parallelism: 5\n"), &script);
+    assert_eq!(non.condition.type_, ConditionType::Complete);
+    assert!(!non.indexed);
+    assert_eq!(
+        (non.completed_indexes.as_str(), non.failed_indexes.as_str()),
+        ("", "")
+    );
+    let indexed = run(
+        &with("  completions: 5\n  parallelism: 5\n  completionMode: Indexed\n"),
+        &script,
+    );
+    assert!(indexed.indexed);
+    assert_eq!(indexed.completed_indexes, "0-4");
+}

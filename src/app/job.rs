@@ -615,8 +615,10 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         <dt>{"succeeded"}</dt><dd id="job-succeeded">{ run.succeeded }</dd>
                         <dt>{"ignored"}</dt><dd id="job-ignored">{ run.ignored }</dd>
                         <dt>{"container restarts (kubelet, in place)"}</dt><dd id="job-restarts">{ run.restarts }</dd>
-                        <dt>{"failures per index"}</dt><dd>{ run.failures_per_index.iter().map(u32::to_string).collect::<Vec<_>>().join(", ") }</dd>
-                        if !run.completed_indexes.is_empty() { <dt>{"completedIndexes"}</dt><dd>{ run.completed_indexes.clone() }</dd> }
+                        if run.indexed {
+                            <dt>{"failures per index"}</dt><dd id="job-failures-per-index">{ run.failures_per_index.iter().map(u32::to_string).collect::<Vec<_>>().join(", ") }</dd>
+                        }
+                        if !run.completed_indexes.is_empty() { <dt>{"completedIndexes"}</dt><dd id="job-completed-indexes">{ run.completed_indexes.clone() }</dd> }
                         if !run.failed_indexes.is_empty() { <dt>{"failedIndexes"}</dt><dd id="job-failed-indexes">{ run.failed_indexes.clone() }</dd> }
                         <dt>{"replacement delays"}</dt><dd id="job-delays">{
                             if run.waits.is_empty() { "none".to_owned() }
@@ -634,13 +636,13 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         <p class="note" id="job-rule-note">{ format!("The kubelet restarted containers in place {} time(s) by their own restart rules: the pods did not fail, so the Job controller saw no failure and backoffLimit is not touched.", run.restarts) }</p>
                     }
                     <DrawnCanvas<Gantt> id="chart-job" height={260} data={Gantt(run.clone())} dark={p.dark}
-                        alt="The Job's pods by index over time, coloured by how each ended" />
+                        alt="The Job's pods over time (by index for an Indexed Job), coloured by how each ended" />
                     <div class="table-scroll">
                         <table class="pods" id="job-pods">
-                            <thead><tr><th>{"pod"}</th><th>{"index"}</th><th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>
+                            <thead><tr><th>{"pod"}</th>if run.indexed { <th>{"index"}</th> }<th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>
                             <tbody>{ for run.pods.iter().take(200).map(|p| html! {
                                 <tr>
-                                    <td><code>{ p.name.clone() }</code></td><td>{ p.index }</td>
+                                    <td><code>{ p.name.clone() }</code></td>if run.indexed { <td>{ p.index }</td> }
                                     <td>{ format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms)) }</td>
                                     <td>{ result_word(p.result) }</td>
                                     <td>{ p.rule.map_or_else(|| "—".to_owned(), |r| format!("rules[{r}]")) }</td>

@@ -1,4 +1,4 @@
-//! The Job's pods by index over time.
+//! The Job's pods over time (by index for an Indexed Job).
 
 use super::prelude::*;
 
@@ -16,8 +16,8 @@ pub(super) fn result_color(r: crate::engine::job::PodResult) -> RGBColor {
     }
 }
 
-/// A Job's pods by index over time: one bar a pod (or a container run under
-/// OnFailure), coloured and hatched by how it ended.
+/// A Job's pods over time, by index for an Indexed Job: one bar a pod (or a
+/// container run under OnFailure), coloured and hatched by how it ended.
 pub fn draw_job<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     run: &crate::engine::job::JobRun,
@@ -35,11 +35,18 @@ pub fn draw_job<DB: DrawingBackend>(
         / 1000.0;
     let axis = TimeAxis::for_span(end_s.max(1.0));
     let x_max = (end_s / axis.seconds_per_unit) * 1.05 + 1e-9;
-    let mut chart = look.frame(area, "Pods by index", 0f64..x_max, 0f64..lanes as f64 + 1.2)?;
+    // A NonIndexed Job's pods have no index: its lanes are the pods
+    // running at once.
+    let (caption, lane) = if run.indexed {
+        ("Pods by index", "index")
+    } else {
+        ("Pods over time, one lane per pod running at once", "pod")
+    };
+    let mut chart = look.frame(area, caption, 0f64..x_max, 0f64..lanes as f64 + 1.2)?;
     let lane_label = move |y: &f64| {
         let i = y.floor();
         if (y - i - 0.5).abs() < 1e-6 && (i as usize) < lanes {
-            format!("index {}", i as usize)
+            format!("{lane} {}", i as usize + usize::from(!run.indexed))
         } else {
             String::new()
         }

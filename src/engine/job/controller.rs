@@ -117,8 +117,13 @@ pub struct JobRun {
     /// `restartCount`); with pod `restartPolicy: OnFailure` these decide
     /// `backoffLimit`.
     pub restarts: u32,
+    /// `completionMode: Indexed`: the pods have indexes and the status lists
+    /// them; a NonIndexed Job's lanes are only the pods running at once.
+    pub indexed: bool,
+    /// Failures per lane: per index (Indexed) or per parallel slot.
     pub failures_per_index: Vec<u32>,
-    /// `status.completedIndexes` and `status.failedIndexes`, compressed as the API does.
+    /// `status.completedIndexes` and `status.failedIndexes`, compressed as
+    /// the API does (Indexed Jobs only: empty for NonIndexed).
     pub completed_indexes: String,
     pub failed_indexes: String,
     pub condition: JobCondition,
@@ -781,9 +786,19 @@ impl Controller<'_> {
             succeeded: self.succeeded,
             ignored: self.ignored,
             restarts: self.restarts,
+            indexed: self.job.indexed,
             failures_per_index: self.lanes.iter().map(|l| l.failures).collect(),
-            completed_indexes: compress_indexes(&indexes(LaneState::Succeeded)),
-            failed_indexes: compress_indexes(&indexes(LaneState::Failed)),
+            // The API has these for Indexed Jobs only (JobStatus).
+            completed_indexes: if self.job.indexed {
+                compress_indexes(&indexes(LaneState::Succeeded))
+            } else {
+                String::new()
+            },
+            failed_indexes: if self.job.indexed {
+                compress_indexes(&indexes(LaneState::Failed))
+            } else {
+                String::new()
+            },
             condition: JobCondition {
                 type_: end.type_,
                 reason: end.reason.to_owned(),
