@@ -298,3 +298,55 @@ fn a_compared_curve_runs_the_same_nodes() {
     assert_eq!(r.peak_requests_per_second, 150.0);
     assert_eq!(r.classes[0].nodes, 100);
 }
+
+/// With no value meeting every goal, the note names the goals that fail
+/// and only what would help them: API server replicas do nothing for a
+/// kubelet's own rate limiter (issue 48).
+#[test]
+fn no_value_names_the_goals_that_fail() {
+    use crashloop_explorer::engine::cluster::{judge, Sweep, SweepPoint};
+    let sweep = |points: &[(u64, f64, bool)]| Sweep {
+        reduce_default_decay: false,
+        points: points
+            .iter()
+            .map(|&(max_ms, busy_percent, limiter_binds)| SweepPoint {
+                max_ms,
+                busy_percent,
+                limiter_binds,
+            })
+            .collect(),
+    };
+    let want = |restart, limiter, busy| Constraints {
+        crashes: 5,
+        restart_within_ms: restart,
+        no_limiter_binds: limiter,
+        max_system_busy_percent: busy,
+        reduce_default_decay: false,
+    };
+    // A kubelet's limiter binds at every value; no other goal is set.
+    let binding = sweep(&[
+        (1_000, 20.0, true),
+        (60_000, 5.0, true),
+        (300_000, 2.0, true),
+    ]);
+    let r = judge(&binding, &want(None, true, None));
+    assert_eq!(r.recommended_ms, None);
+    assert_eq!(
+        r.notes,
+        ["no value from 1 s to 5 min meets every goal: no kubelet's rate limiter binds (no value meets it); to get one, raise the nodes' kubeAPIQPS and kubeAPIBurst (eventRecordQPS and eventBurst for events), or let the limiter bind"]
+    );
+    // Five crashes on today's curve (10 s doubling) wait min(160 s, max):
+    // within 30 s only up to a 30 s maximum; the system level is 40 % busy
+    // or less only from 60 s. Each goal holds somewhere, never together.
+    let apart = sweep(&[
+        (10_000, 90.0, false),
+        (30_000, 60.0, false),
+        (60_000, 30.0, false),
+        (300_000, 10.0, false),
+    ]);
+    let r = judge(&apart, &want(Some(30_000), false, Some(40.0)));
+    assert_eq!(
+        r.notes,
+        ["no value from 1 s to 5 min meets every goal: the restart time and the busy share (each holds at some values, never at the same ones); to get one, allow a longer restart time; or allow a higher busy share, or add API server replicas"]
+    );
+}

@@ -618,7 +618,7 @@ pub fn judge(sweep: &Sweep, want: &Constraints) -> Recommendation {
     let recommended = ok.last().copied();
     let mut notes = vec![];
     match (feasible, ok.len() == candidates.len()) {
-        (None, _) => notes.push("no value from 1 s to 5 min meets every constraint: loosen one (the restart time, the busy share) or add API server replicas".into()),
+        (None, _) => notes.push(no_value_note(&candidates, want)),
         (Some(_), false) if !is_interval(&candidates) => notes.push("the values that meet every constraint are not one interval: the range shown spans values that do not".into()),
         _ => {}
     }
@@ -629,6 +629,68 @@ pub fn judge(sweep: &Sweep, want: &Constraints) -> Recommendation {
         recommended_ms: recommended,
         notes,
     }
+}
+
+/// A goal: whether a candidate meets it, its name, what would help it.
+type Goal = (fn(&Candidate) -> bool, &'static str, &'static str);
+
+/// The goals asked for, each with whether a candidate meets it, its name
+/// and what would help it: only these, never a remedy for another goal
+/// (API server replicas do nothing for a kubelet's own rate limiter).
+fn goals(want: &Constraints) -> Vec<Goal> {
+    let mut goals: Vec<Goal> = vec![];
+    if want.restart_within_ms.is_some() {
+        goals.push((
+            |c| c.restart_ok,
+            "the restart time",
+            "allow a longer restart time",
+        ));
+    }
+    if want.no_limiter_binds {
+        goals.push((
+            |c| c.limiter_ok,
+            "no kubelet's rate limiter binds",
+            "raise the nodes' kubeAPIQPS and kubeAPIBurst (eventRecordQPS and eventBurst for events), or let the limiter bind",
+        ));
+    }
+    if want.max_system_busy_percent.is_some() {
+        goals.push((
+            |c| c.busy_ok,
+            "the busy share",
+            "allow a higher busy share, or add API server replicas",
+        ));
+    }
+    goals
+}
+
+/// Why no candidate meets every goal: the goals no value meets on its own
+/// (or, when each is met somewhere, the goals that are never met together),
+/// and what would help each of them.
+fn no_value_note(candidates: &[Candidate], want: &Constraints) -> String {
+    let goals = goals(want);
+    let never: Vec<_> = goals
+        .iter()
+        .filter(|(met, _, _)| !candidates.iter().any(met))
+        .collect();
+    let (blocking, why) = if never.is_empty() {
+        let somewhere: Vec<_> = goals
+            .iter()
+            .filter(|(met, _, _)| !candidates.iter().all(met))
+            .collect();
+        (
+            somewhere,
+            "each holds at some values, never at the same ones",
+        )
+    } else {
+        (never, "no value meets it")
+    };
+    let names: Vec<&str> = blocking.iter().map(|(_, name, _)| *name).collect();
+    let helps: Vec<&str> = blocking.iter().map(|(_, _, help)| *help).collect();
+    format!(
+        "no value from 1 s to 5 min meets every goal: {} ({why}); to get one, {}",
+        names.join(" and "),
+        helps.join("; or ")
+    )
 }
 
 fn is_interval(c: &[Candidate]) -> bool {
