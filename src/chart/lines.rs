@@ -311,7 +311,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     x_is_time: bool,
     x_max: f64,
     lines: Vec<Line>,
-    extras: Extras,
+    mut extras: Extras,
 ) -> DrawResult<DB> {
     let axis = x_is_time.then(|| TimeAxis::for_span(x_max));
     let scale = axis.map_or(1.0, |a| a.seconds_per_unit);
@@ -336,7 +336,6 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     // Where the legend is below: a limit near the data is drawn; one far
     // above it would flatten the data, so the axis stops short of it and
     // its legend says where it is.
-    let mut extras = extras;
     let data_max = match &mut extras.limit {
         Some((y, label)) if extras.legend_below && *y > 1.5 * data_max && data_max > 0.0 => {
             label.push_str(" (above the plot)");

@@ -145,14 +145,13 @@ fn stack_kinds(
     lines: &mut Vec<Line>,
     extras: &mut Extras,
 ) {
-    let n = r.get_pods.len();
-    let mut below = vec![0u64; n];
+    // Running totals, bottom up: each kind's top is the next one's bottom.
+    let mut top = vec![0u64; r.get_pods.len()];
+    let mut lo = bars.mean(&top);
     for k in RequestKind::ALL {
-        let mut top = below.clone();
         top.iter_mut().zip(r.windows(k)).for_each(|(a, b)| *a += b);
+        let hi = bars.mean(&top);
         if k.offered() {
-            let lo = bars.mean(&below);
-            let hi = bars.mean(&top);
             let band = lo.iter().zip(&hi).map(|(l, h)| (l.0, l.1, h.1)).collect();
             extras.stack.push((look.kind(k), k.label(), band));
         } else if r.spam_filter_binds() {
@@ -161,10 +160,10 @@ fn stack_kinds(
                 color: look.kind(k).color(),
                 width: 1.5,
                 dash: (4, 3),
-                points: bars.mean(&top),
+                points: hi.clone(),
             });
         }
-        below = top;
+        lo = hi;
     }
 }
 
