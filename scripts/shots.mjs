@@ -6,7 +6,7 @@ import { launchChromium } from "./chromium.mjs";
 const [base, out, selector, ...queries] = process.argv.slice(2);
 const browser = await launchChromium();
 for (const [qi, query] of queries.entries()) {
-  for (const width of [1280, 390]) {
+  for (const width of (process.env.WIDTHS ?? "1280,390").split(",").map(Number)) {
     for (const scheme of ["light", "dark"]) {
       const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme, deviceScaleFactor: 1 });
       await page.goto(`${base}?${query}`);
