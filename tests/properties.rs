@@ -13,8 +13,8 @@ use crashloop_explorer::engine::simulate::{
     pod_restarts_gc, pod_restarts_stepwise, Offsets, PodRun, HOUSEKEEPING_MS, LOAD_WINDOW_MS,
 };
 use crashloop_explorer::engine::{
-    explore, node_timeline, pod_runs, simulate, Group, PodRuns, RequestKind, Requeue, Scenario,
-    ScenarioSpec, Semantics, Times,
+    explore, node_timeline, pod_runs, simulate, Group, PodRuns, RequestKind, Requeue, RunningSeen,
+    Scenario, ScenarioSpec, Semantics, Times,
 };
 use crashloop_explorer::formats::manifest::parse_job_manifest;
 use crashloop_explorer::formats::pod::{parse_pod, read_pods};
@@ -93,6 +93,59 @@ fn node_under_limits() -> impl Strategy<Value = Scenario> {
                     kube_api_burst: burst,
                     model,
                     requeue: Some(requeue),
+                    band_seeds: 0,
+                    ..Default::default()
+                })
+                .expect("in range")
+            },
+        )
+}
+
+/// The kubelet model's node at the ideal requeue (periodic tails): a
+/// lockstep group and a spread one, any crash interval, start latency and
+/// `runningSeen`, each client's limiter binding or not.
+fn kubelet_node() -> impl Strategy<Value = Scenario> {
+    (
+        (25u64..=10_000, 1_000u64..=120_000),
+        (1u32..=125, 0u32..=60, 0u64..=600_000),
+        (
+            prop_oneof![Just(0u64), 0u64..=30_000],
+            prop_oneof![Just(0u64), 0u64..=3_000],
+        ),
+        (prop_oneof![
+            Just(RunningSeen::Auto),
+            Just(RunningSeen::Always),
+            Just(RunningSeen::Never)
+        ]),
+        ((1u32..=60, 1u32..=200), (0u32..=60, 0u32..=200)),
+        60_000u64..=14_400_000,
+    )
+        .prop_map(
+            |(
+                (initial, max),
+                (lockstep, spread, spread_ms),
+                (run_ms, start_latency_ms),
+                running_seen,
+                ((qps, burst), (event_qps, event_burst)),
+                horizon,
+            )| {
+                let mut groups = vec![Group::crash_looping(lockstep, run_ms, 0)];
+                if spread > 0 {
+                    groups.push(Group::crash_looping(spread, run_ms, spread_ms));
+                }
+                Scenario::try_from(ScenarioSpec {
+                    initial_ms: Some(initial),
+                    max_ms: Some(max),
+                    horizon_ms: horizon,
+                    groups,
+                    start_latency_ms,
+                    running_seen,
+                    kube_api_qps: qps,
+                    kube_api_burst: burst,
+                    event_record_qps: event_qps,
+                    event_burst,
+                    model: Semantics::Kubelet,
+                    requeue: Some(Requeue::Ideal),
                     band_seeds: 0,
                     ..Default::default()
                 })
@@ -321,10 +374,12 @@ proptest! {
     /// The node read from runs whose periodic tails are arithmetic is the
     /// node read from the same restarts written out one by one: per-window
     /// counts, the limiter's windows (alike ones skipped by arithmetic), the
-    /// pods by offset and every count.
+    /// pods by offset and every count; in the kubelet model each kind of
+    /// request too, the status versions merged (a period of several values)
+    /// and the events, through both clients' limiters, window by window.
     #[test]
     fn the_node_from_a_periodic_tail_is_the_node_from_its_restarts(
-        s in prop_oneof![node_under_limits(), scenario_spread(0..=600_000)],
+        s in prop_oneof![node_under_limits(), scenario_spread(0..=600_000), kubelet_node()],
     ) {
         let runs = pod_runs(&s);
         let written = PodRuns {
@@ -337,9 +392,19 @@ proptest! {
                 .collect(),
             // Binned again, from the restarts written out.
             per_window: vec![],
+            requests: runs.requests.iter().map(|r| Rc::new(r.written_out())).collect(),
+            requests_per_window: runs.requests.iter().map(|_| Rc::new(vec![vec![]; 5])).collect(),
             ..runs.clone()
         };
-        prop_assert_eq!(node_timeline(&s, &runs), node_timeline(&s, &written));
+        let (short, long) = (node_timeline(&s, &runs), node_timeline(&s, &written));
+        if let (Some(a), Some(b)) = (&short.requests, &long.requests) {
+            for k in RequestKind::ALL {
+                prop_assert_eq!(a.windows(k), b.windows(k), "{}", k.name());
+            }
+            prop_assert_eq!(&short.event_api, &long.event_api);
+        }
+        prop_assert_eq!(&short.api, &long.api);
+        prop_assert_eq!(short, long);
     }
 }
 

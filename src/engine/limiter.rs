@@ -254,10 +254,11 @@ struct Pattern<U> {
     length: Ms,
     inflow: U,
     bursts: Vec<(Ms, U)>,
-    /// The bursts' spacing when they came from a periodic tail (`Times`):
-    /// a later window of that tail with as many bursts, the first at the
-    /// same offset, has them all at the same offsets.
-    step: Option<Ms>,
+    /// Where the first burst falls in its periodic tail (`Times::periodic`)
+    /// when all came from one: a later window of that tail with as many
+    /// bursts, the first at the same offset and place, has them all at the
+    /// same offsets.
+    step: Option<(Ms, usize)>,
 }
 
 /// A window stepped through: its pattern, the bucket before and after, and
@@ -302,8 +303,8 @@ trait BurstTimes {
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool;
     /// The `j`th.
     fn at(&self, j: usize) -> Ms;
-    /// The step between those in `range` when they are of a periodic tail.
-    fn step(&self, range: Range<usize>) -> Option<Ms>;
+    /// Where those in `range` fall in a periodic tail, when all are of one.
+    fn step(&self, range: Range<usize>) -> Option<(Ms, usize)>;
 }
 
 impl BurstTimes for &[Ms] {
@@ -328,7 +329,7 @@ impl BurstTimes for &[Ms] {
         self[j]
     }
     #[inline(always)]
-    fn step(&self, _: Range<usize>) -> Option<Ms> {
+    fn step(&self, _: Range<usize>) -> Option<(Ms, usize)> {
         None
     }
 }
@@ -344,9 +345,9 @@ impl BurstTimes for &Times {
         let bursts = &pattern.bursts;
         match (self.stepped(range.clone()), self.periodic(range.clone())) {
             (Some(at), _) => at.alike(0..at.len(), pattern, start),
-            // Both of a tail with this step, as many, the first at the same
-            // offset: all are.
-            (None, Some((first, step))) if pattern.step == Some(step) => {
+            // Both of the tail, as many, the first at the same offset and
+            // place in the period: all are.
+            (None, Some((first, place))) if pattern.step == Some(place) => {
                 bursts.first().is_none_or(|&(off, _)| off + start == first)
             }
             _ => {
@@ -362,8 +363,8 @@ impl BurstTimes for &Times {
         self.get(j).unwrap_or(0)
     }
     #[inline(always)]
-    fn step(&self, range: Range<usize>) -> Option<Ms> {
-        self.periodic(range).map(|(_, step)| step)
+    fn step(&self, range: Range<usize>) -> Option<(Ms, usize)> {
+        self.periodic(range).map(|(_, place)| place)
     }
 }
 
@@ -505,10 +506,13 @@ fn run_over<U: Units, T: BurstTimes>(
         };
         // Whole requests, halves up, rounded as a running total: the windows
         // add up to every span's total, which never passes what arrived.
-        admitted_units += units;
-        let through = whole((admitted_units + half) / scale);
-        admitted[i] = through - admitted_whole;
-        admitted_whole = through;
+        // (A window that admits nothing leaves the total as it was.)
+        if units != zero {
+            admitted_units += units;
+            let through = whole((admitted_units + half) / scale);
+            admitted[i] = through - admitted_whole;
+            admitted_whole = through;
+        }
         delays[i] = delay;
     }
     (admitted, delays)

@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::KubeletVersion;
-use super::simulate::{per_window, Restarts, LOAD_WINDOW_MS};
+use super::simulate::{add_windows, count_per_window, per_window, Restarts, LOAD_WINDOW_MS};
 use super::times::Times;
 
 /// The spam filter's bucket: `defaultSpamBurst`.
@@ -383,6 +383,22 @@ impl PodRequests {
         }
     }
 
+    /// The same requests from every list written out one by one (no
+    /// periodic tail): what the shortcuts are checked against.
+    pub fn written_out(&self) -> Self {
+        let out = |t: &Times| Times::from(t.to_vec());
+        Self::new(
+            (
+                Rc::new(out(&self.at)),
+                out(&self.backoff_syncs),
+                out(&self.waiting_at),
+            ),
+            self.run_ms,
+            self.horizon_ms,
+            self.running_seen,
+        )
+    }
+
     /// `new` from the restarts as `pod_restarts_gc` gives them.
     pub fn of(r: Restarts, run_ms: Ms, horizon_ms: Ms, running_seen: bool) -> Self {
         Self::new(
@@ -435,44 +451,59 @@ impl PodRequests {
 
     /// Each kind's requests in each of `n` load windows, in `Kind::ALL`'s
     /// order, given the restarts per window (`restarts`, as the runs have
-    /// them). Status is one list of windows for GET and PATCH.
+    /// them). PATCH pods/status is GET pods, one for one: its list is left
+    /// empty, not kept twice.
     pub fn per_window(&self, n: usize, restarts: &[u64]) -> Vec<Vec<u64>> {
         let n = n.max(1);
         // Starts: the restarts, and the first at 0.
-        let mut starts = restarts.to_vec();
-        starts.resize(n, 0);
-        starts[0] += 1;
-        let exits = if self.run_ms == 0 {
-            starts.clone()
-        } else {
-            let shifted = self.at.shifted(self.run_ms, self.horizon_ms);
-            let mut exits = per_window(&shifted, n);
-            if self.run_ms < self.horizon_ms {
-                exits[(self.run_ms / LOAD_WINDOW_MS) as usize] += 1;
-            }
-            exits
+        let add_starts = |to: &mut [u64]| {
+            add_windows(to, restarts, false);
+            to[0] += 1;
         };
-        let waiting = per_window(&self.waiting_at, n);
+        let mut scratch = vec![0; n];
+        // Adds `times` per window to `to` (or takes them off).
+        let mut add = |to: &mut [u64], times: &Times, take: bool| {
+            count_per_window(times, &mut scratch);
+            add_windows(to, &scratch, take);
+        };
+        // Status: the first version, each exit and wait, and each start seen.
         let mut status = vec![0; n];
         status[0] = 1;
-        for (w, slot) in status.iter_mut().enumerate() {
-            *slot += exits[w] + waiting[w] + if self.running_seen { starts[w] } else { 0 };
+        if self.run_ms == 0 {
+            add_starts(&mut status);
+        } else {
+            add(
+                &mut status,
+                &self.at.shifted(self.run_ms, self.horizon_ms),
+                false,
+            );
+            if self.run_ms < self.horizon_ms {
+                status[(self.run_ms / LOAD_WINDOW_MS) as usize] += 1;
+            }
         }
-        let backoff = per_window(&self.backoff_syncs, n);
-        let passed = per_window(&self.passed, n);
-        let dropped = (0..n)
-            .map(|w| EVENTS_PER_START * starts[w] + backoff[w] - passed[w])
-            .collect();
+        add(&mut status, &self.waiting_at, false);
+        if self.running_seen {
+            add_starts(&mut status);
+        }
+        // Dropped: every event emitted less those that passed (within a
+        // window, never more of them).
+        let mut dropped = vec![0; n];
+        for _ in 0..EVENTS_PER_START {
+            add_starts(&mut dropped);
+        }
+        add(&mut dropped, &self.backoff_syncs, false);
+        add(&mut dropped, &self.passed, true);
         vec![
-            status.clone(),
             status,
+            vec![],
             per_window(&self.posts, n),
             per_window(&self.patches, n),
             dropped,
         ]
     }
 
-    /// The status versions as one list in order.
+    /// The status versions as one list in order (periodic where the
+    /// restarts are).
     pub fn status_times(&self) -> &Rc<Times> {
         self.merged.get_or_init(|| {
             let starts = Times::starting_with(0, &self.at);
@@ -482,7 +513,7 @@ impl PodRequests {
             if self.running_seen {
                 lists.push(&starts);
             }
-            Rc::new(Times::merge(&lists))
+            Rc::new(Times::merge(&lists, self.horizon_ms))
         })
     }
 

@@ -25,9 +25,10 @@ pub struct Delivery {
 
 impl Delivery {
     /// The first `windows` of what was offered and what was admitted.
-    fn over(offered: impl Iterator<Item = u64>, admitted: &[u64], windows: usize) -> Self {
-        let offered = offered.take(windows).sum::<u64>() as i64;
-        let sent = admitted.iter().take(windows).sum::<u64>() as i64;
+    fn over(offered: &[&[u64]], admitted: &[u64], windows: usize) -> Self {
+        let total = |list: &[u64]| list.iter().take(windows).sum::<u64>() as i64;
+        let offered = offered.iter().map(|l| total(l)).sum();
+        let sent = total(admitted);
         Self {
             offered,
             sent,
@@ -115,16 +116,15 @@ impl NodeRequests {
 pub fn node_requests(t: &Timeline, windows: usize) -> NodeRequests {
     match (&t.requests, &t.event_api) {
         (Some(r), Some(events)) => {
-            let client =
-                |a: Kind, b: Kind| r.windows(a).iter().zip(r.windows(b)).map(|(x, y)| x + y);
+            let client = |a: Kind, b: Kind| [r.windows(a), r.windows(b)];
             NodeRequests::of(
                 Delivery::over(
-                    client(Kind::GetPods, Kind::PatchPodStatus),
+                    &client(Kind::GetPods, Kind::PatchPodStatus),
                     &t.api.admitted_per_window,
                     windows,
                 ),
                 Some(Delivery::over(
-                    client(Kind::PostEvents, Kind::PatchEvents),
+                    &client(Kind::PostEvents, Kind::PatchEvents),
                     &events.admitted_per_window,
                     windows,
                 )),
@@ -132,7 +132,7 @@ pub fn node_requests(t: &Timeline, windows: usize) -> NodeRequests {
         }
         _ => NodeRequests::of(
             Delivery::over(
-                t.node_requests_per_window.iter().copied(),
+                &[&t.node_requests_per_window],
                 &t.api.admitted_per_window,
                 windows,
             ),

@@ -815,7 +815,8 @@ pub struct PodRuns {
     pub band: Option<Band>,
     /// Each group's pod's requests by kind (kubelet model; none for the KEP's).
     pub requests: Vec<Rc<PodRequests>>,
-    /// Those requests in each load window, by kind (`Kind::ALL`'s order).
+    /// Those requests in each load window, by kind (`Kind::ALL`'s order;
+    /// PATCH pods/status left empty, as it is GET pods').
     pub requests_per_window: Vec<Rc<Series>>,
     /// Spread groups' loads worked out from these runs (`node_timeline`).
     pub spread_loads: SpreadLoads,
@@ -945,33 +946,94 @@ fn windows_of(horizon: Ms) -> usize {
     horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
 }
 
-/// Restarts in each of `n` load windows (the last takes any later ones):
-/// each window counts on from where the last stopped, and a periodic tail by
-/// arithmetic (`Times::below_rising`), so no restart of it is visited (a
-/// day at a 1 s cap is 86,400).
+/// Restarts in each of `n` load windows (the last takes any later ones).
 pub(crate) fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
-    // Written in place: at opt-level "z" a push per window is a call.
     let mut own = vec![0; n.max(1)];
-    let mut below = restarts.below_rising();
-    let mut before = 0;
-    let mut end = 0;
-    for slot in own.iter_mut() {
-        end += LOAD_WINDOW_MS;
-        // The walk never counts fewer below a higher bound (pinned against
-        // the plain count natively and in each browser); were a wasm engine
-        // ever to compute it so (WebKit once did), the plain
-        // count stands in: no panic, no wrapped count.
-        let mut k = below.below(end);
-        if k < before {
-            k = restarts.count_below(end).max(before);
-        }
-        *slot = (k - before) as u64;
-        before = k;
-    }
-    if let Some(last) = own.last_mut() {
-        *last += restarts.len().saturating_sub(before) as u64;
-    }
+    count_per_window(restarts, &mut own);
     own
+}
+
+/// Writes the values in each load window to `own` (the last takes any
+/// later ones). Fewer values than windows (a long cap, the events sent) are
+/// each put in their window. Otherwise each window counts on from where the
+/// last stopped, a periodic tail by arithmetic (`Times::below_rising`), so no
+/// restart of it is visited (a day at a 1 s cap is 86,400), and windows
+/// whose counts repeat those a period before (`Times::window_repeats`) are
+/// copies of that period.
+pub(crate) fn count_per_window(times: &Times, own: &mut [u64]) {
+    own.fill(0);
+    let Some(last) = own.len().checked_sub(1) else {
+        return;
+    };
+    if times.len() < own.len() {
+        for t in times.iter() {
+            let w = usize::try_from(t / LOAD_WINDOW_MS).map_or(last, |w| w.min(last));
+            own[w] += 1;
+        }
+        return;
+    }
+    // Windows from `start` on, counted on from `before` below the first's start.
+    let count = |own: &mut [u64], start: usize, mut before: usize| {
+        let mut below = times.below_rising();
+        let mut end = start as Ms * LOAD_WINDOW_MS;
+        for slot in own.iter_mut() {
+            end += LOAD_WINDOW_MS;
+            // The walk never counts fewer below a higher bound (pinned against
+            // the plain count natively and in each browser); were a wasm engine
+            // ever to compute it so (WebKit once did), the plain
+            // count stands in: no panic, no wrapped count.
+            let mut k = below.below(end);
+            if k < before {
+                k = times.count_below(end).max(before);
+            }
+            *slot = (k - before) as u64;
+            before = k;
+        }
+        before
+    };
+    let copied = match times.window_repeats(LOAD_WINDOW_MS) {
+        Some((range, period)) if range.start < last => {
+            let (from, to) = (range.start, range.end.min(last));
+            count(&mut own[..from], 0, 0);
+            // The period before `from`, copied on in ever longer runs (each
+            // a whole number of periods).
+            let mut done = from;
+            while done < to {
+                let run = (done - (from - period)).min(to - done);
+                own.copy_within(from - period..from - period + run, done);
+                done += run;
+            }
+            to
+        }
+        _ => 0,
+    };
+    let before = times.count_below(copied as Ms * LOAD_WINDOW_MS);
+    let before = count(&mut own[copied..], copied, before);
+    own[last] += times.len().saturating_sub(before) as u64;
+}
+
+/// `from` added to `to` (or taken off), window by window: indexed in a
+/// plain loop, which opt-level "z" keeps free of calls.
+pub(crate) fn add_windows(to: &mut [u64], from: &[u64], take: bool) {
+    let n = to.len().min(from.len());
+    let mut w = 0;
+    while w < n {
+        if take {
+            to[w] -= from[w];
+        } else {
+            to[w] += from[w];
+        }
+        w += 1;
+    }
+}
+
+/// The windows of each of `lists` added up.
+fn sum_windows(n: usize, lists: &[&[u64]]) -> Vec<u64> {
+    let mut sum = vec![0; n];
+    for list in lists {
+        add_windows(&mut sum, list, false);
+    }
+    sum
 }
 
 /// Each group's pod, and the band.
@@ -1052,7 +1114,8 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
     // What is summed per window: restarts (KEP model), or each kind.
     let series = if kubelet { Kind::ALL.len() } else { 1 };
     let mut lockstep = vec![vec![0u64; windows]; series];
-    let mut spread = vec![vec![0u64; windows]; series];
+    // Spread groups' flow, when there are any.
+    let mut spread: Option<Series> = None;
     let (mut status_bursts, mut event_bursts) =
         (limiter::Bursts::default(), limiter::Bursts::default());
     let mut groups = Vec::with_capacity(s.groups().len());
@@ -1069,7 +1132,11 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
             if kubelet {
                 let req = &runs.requests[i];
                 let kept = &runs.requests_per_window[i];
-                let own: Cow<[Vec<u64>]> = if kept.iter().all(|k| k.len() == windows) {
+                let own: Cow<[Vec<u64>]> = if kept
+                    .iter()
+                    .zip(Kind::ALL)
+                    .all(|(w, k)| w.len() == windows || k == Kind::PatchPodStatus)
+                {
                     Cow::Borrowed(kept)
                 } else {
                     Cow::Owned(req.per_window(windows, &per_window(at, windows)))
@@ -1108,8 +1175,9 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
                     add(&mut load);
                     load
                 });
+            let spread = spread.get_or_insert_with(|| vec![vec![0u64; windows]; series]);
             for (total, l) in spread.iter_mut().zip(load.iter()) {
-                total.iter_mut().zip(l).for_each(|(t, l)| *t += l);
+                add_windows(total, l, false);
             }
         }
         groups.push(GroupTimeline {
@@ -1129,26 +1197,30 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         limiter::admit(bursts, fluid, LOAD_WINDOW_MS, horizon, qps, burst)
     };
     let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
-    if kubelet {
-        for series in [&mut lockstep, &mut spread] {
-            series[Kind::PatchPodStatus as usize] = series[Kind::GetPods as usize].clone();
-        }
-    }
     let (node_requests_per_window, api, requests, event_api) = if kubelet {
-        let sum = |of: &[Vec<u64>], kinds: &[Kind]| -> Vec<u64> {
-            (0..windows)
-                .map(|w| kinds.iter().map(|&k| of[k as usize][w]).sum())
-                .collect()
+        let sum = |of: &[Vec<u64>], kinds: &[Kind]| {
+            let lists: Vec<&[u64]> = kinds.iter().map(|&k| of[k as usize].as_slice()).collect();
+            sum_windows(windows, &lists)
         };
-        let status = [Kind::GetPods, Kind::PatchPodStatus];
+        // PATCH pods/status is GET pods, one for one.
+        let status = [Kind::GetPods, Kind::GetPods];
         let events = [Kind::PostEvents, Kind::PatchEvents];
-        let api = admit(&status_bursts, &sum(&spread, &status), main_limits);
+        // No spread group: one list of no flow for both clients.
+        let none = std::cell::OnceCell::new();
+        let flow = |kinds: &[Kind]| -> Cow<[u64]> {
+            match &spread {
+                Some(spread) => Cow::Owned(sum(spread, kinds)),
+                None => Cow::Borrowed(none.get_or_init(|| vec![0; windows])),
+            }
+        };
+        let api = admit(&status_bursts, &flow(&status), main_limits);
         let event_limits = event_client_limits(spec.event_record_qps, spec.event_burst);
-        let event_api = admit(&event_bursts, &sum(&spread, &events), event_limits);
+        let event_api = admit(&event_bursts, &flow(&events), event_limits);
         let mut kinds = lockstep;
-        for (total, s) in kinds.iter_mut().zip(&spread) {
-            total.iter_mut().zip(s).for_each(|(t, s)| *t += s);
+        for (total, s) in kinds.iter_mut().zip(spread.iter().flatten()) {
+            add_windows(total, s, false);
         }
+        kinds[Kind::PatchPodStatus as usize] = kinds[Kind::GetPods as usize].clone();
         let offered: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.offered()).collect();
         let node = sum(&kinds, &offered);
         let pod = runs.requests.get(spec.chart_group);
@@ -1167,7 +1239,7 @@ pub fn node_timeline(s: &Scenario, runs: &PodRuns) -> Timeline {
         (node, api, Some(requests), Some(event_api))
     } else {
         // Restarts become requests in place: a day is 8,640 windows a list.
-        let mut fluid = spread.swap_remove(0);
+        let mut fluid = spread.map_or_else(|| vec![0; windows], |mut s| s.swap_remove(0));
         fluid.iter_mut().for_each(|n| *n *= per_restart);
         let mut node = lockstep.swap_remove(0);
         for (n, f) in node.iter_mut().zip(&fluid) {

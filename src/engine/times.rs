@@ -3,8 +3,10 @@
 //! the curve at its cap), the rest as arithmetic, `first + k × step` for
 //! `count` more, never written out. A day at a 1 s cap is 86,400 restarts and
 //! a handful of stepped ones; counting them per window, folding them for a
-//! chart or finding one is per segment, not per restart. Reads as a list
-//! (`len`, `get`, `iter`, JSON as an array) wherever a list is wanted.
+//! chart or finding one is per segment, not per restart. A period may hold
+//! several values (a node's status versions: exit, Waiting, start), so lists
+//! merged stay arithmetic. Reads as a list (`len`, `get`, `iter`, JSON as an
+//! array) wherever a list is wanted.
 
 use std::fmt;
 use std::ops::Range;
@@ -19,12 +21,51 @@ pub struct Times {
     tail: Tail,
 }
 
-/// `count` values after the head: `first`, `first + step`, …
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
+/// `count` values after the head: `first`, then `first` plus each of
+/// `more`, then the same a `step` later, and so on.
+#[derive(Clone, Default, PartialEq, Eq)]
 struct Tail {
     first: Ms,
     step: Ms,
     count: usize,
+    /// A period's values after its first, from it, in order, below `step`
+    /// (none: one value a period).
+    more: Vec<Ms>,
+}
+
+impl Tail {
+    fn per_period(&self) -> usize {
+        1 + self.more.len()
+    }
+
+    /// The `k`th value (not checked against `count`).
+    #[inline(always)]
+    fn value(&self, k: usize) -> Ms {
+        if self.more.is_empty() {
+            return self.first + k as Ms * self.step;
+        }
+        let m = self.per_period();
+        let within = match k % m {
+            0 => 0,
+            j => self.more[j - 1],
+        };
+        self.first + (k / m) as Ms * self.step + within
+    }
+
+    /// Values below `x`, from `x − first` in whole steps and the remainder.
+    #[inline(always)]
+    fn below_split(&self, q: Ms, r: Ms) -> usize {
+        // Within the period: its first if r > 0, and each of `more` below r.
+        let within = if r == 0 {
+            0
+        } else {
+            1 + self.more.partition_point(|&o| o < r)
+        };
+        let m = self.per_period() as Ms;
+        q.checked_mul(m)
+            .and_then(|k| usize::try_from(k + within as Ms).ok())
+            .map_or(self.count, |k| k.min(self.count))
+    }
 }
 
 impl Times {
@@ -54,9 +95,22 @@ impl Times {
 
     /// Ends with `count` values `first + k × step` (`step` 0: all `first`).
     pub fn repeat(&mut self, first: Ms, step: Ms, count: usize) {
+        self.repeat_each(first, step, &[0], count);
+    }
+
+    /// Ends with `count` values, each period's at `offsets` (in order, the
+    /// first 0, all below `step`) from `first + k × step`.
+    pub fn repeat_each(&mut self, first: Ms, step: Ms, offsets: &[Ms], count: usize) {
         debug_assert_eq!(self.tail.count, 0, "a second periodic tail");
+        debug_assert!(offsets.first() == Some(&0) && offsets.is_sorted());
+        debug_assert!(offsets.iter().all(|&o| o == 0 || o < step));
         if count > 0 {
-            self.tail = Tail { first, step, count };
+            self.tail = Tail {
+                first,
+                step,
+                count,
+                more: offsets.get(1..).unwrap_or(&[]).to_vec(),
+            };
         }
     }
 
@@ -66,7 +120,7 @@ impl Times {
             Some(&t) => Some(t),
             None => {
                 let k = i - self.head.len();
-                (k < self.tail.count).then(|| self.tail.first + k as Ms * self.tail.step)
+                (k < self.tail.count).then(|| self.tail.value(k))
             }
         }
     }
@@ -82,29 +136,34 @@ impl Times {
         self.head.get(range)
     }
 
-    /// The first value in `range` and the step between them, when all are
-    /// of the periodic tail (and there is one).
+    /// The first value in `range` and where it falls in the tail's period
+    /// (its step, and which of the period's values it is), when all are of
+    /// the periodic tail (and there is one): ranges of as many values at
+    /// the same place in the period are the same values shifted.
     #[inline(always)]
-    pub fn periodic(&self, range: Range<usize>) -> Option<(Ms, Ms)> {
+    pub fn periodic(&self, range: Range<usize>) -> Option<(Ms, (Ms, usize))> {
         let h = self.head.len();
-        (range.start >= h && range.start < range.end && range.end <= self.len()).then(|| {
-            (
-                self.tail.first + (range.start - h) as Ms * self.tail.step,
-                self.tail.step,
-            )
-        })
+        if range.start < h || range.start >= range.end || range.end > self.len() {
+            return None;
+        }
+        let k = range.start - h;
+        let place = match self.tail.more.len() {
+            0 => 0,
+            more => k % (more + 1),
+        };
+        Some((self.tail.value(k), (self.tail.step, place)))
     }
 
     /// The values from the `from`th on.
     pub fn iter_from(&self, from: usize) -> impl Iterator<Item = Ms> + '_ {
-        let Tail { first, step, count } = self.tail;
+        let count = self.tail.count;
         let skip = from.saturating_sub(self.head.len());
         self.head
             .get(from..)
             .unwrap_or(&[])
             .iter()
             .copied()
-            .chain((skip.min(count)..count).map(move |k| first + k as Ms * step))
+            .chain((skip.min(count)..count).map(move |k| self.tail.value(k)))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Ms> + '_ {
@@ -140,14 +199,15 @@ impl Times {
     /// Tail values below `x`.
     #[inline(always)]
     fn tail_below(&self, x: Ms) -> usize {
-        let Tail { first, step, count } = self.tail;
+        let Tail {
+            first, step, count, ..
+        } = self.tail;
         if count == 0 || x <= first {
-            0
-        } else if step == 0 {
-            count
-        } else {
-            // The k ≥ 0 with first + k·step < x: ⌈(x − first) / step⌉ of them.
-            usize::try_from((x - first).div_ceil(step)).map_or(count, |k| k.min(count))
+            return 0;
+        }
+        match (x - first).checked_div(step) {
+            Some(q) => self.tail.below_split(q, (x - first) % step),
+            None => count,
         }
     }
 
@@ -164,6 +224,25 @@ impl Times {
             Some(t) if t == x => Ok(i),
             _ => Err(i),
         }
+    }
+
+    /// Windows `width` long (the `j`th from `j × width`) that hold as many
+    /// values as the window `period` before them: those one period past the
+    /// first window wholly in the tail, up to the tail's end. A period of
+    /// windows spans a whole number of the tail's steps.
+    pub fn window_repeats(&self, width: Ms) -> Option<(Range<usize>, usize)> {
+        let Tail {
+            first, step, count, ..
+        } = self.tail;
+        if count == 0 || step == 0 || width == 0 {
+            return None;
+        }
+        let period = step / gcd(step, width);
+        let from = first.div_ceil(width).checked_add(period)?;
+        // Windows before the next value the tail does not hold.
+        let to = self.tail.value(count) / width;
+        let index = |w: Ms| usize::try_from(w).ok();
+        (from < to).then_some((index(from)?..index(to)?, index(period)?))
     }
 
     /// The lowest and highest of the values in `range` (not empty, within
@@ -198,7 +277,7 @@ impl Times {
         head.extend_from_slice(&rest.head);
         Times {
             head,
-            tail: rest.tail,
+            tail: rest.tail.clone(),
         }
     }
 
@@ -207,7 +286,7 @@ impl Times {
     pub fn shifted(&self, by: Ms, end: Ms) -> Times {
         let keep = self.count_below(end.saturating_sub(by));
         let h = self.head.len().min(keep);
-        let mut tail = self.tail;
+        let mut tail = self.tail.clone();
         tail.first += by;
         tail.count = keep - h;
         Times {
@@ -216,10 +295,17 @@ impl Times {
         }
     }
 
-    /// Several lists in order merged into one, all stepped: for what must
-    /// read them as one (the rate limiter's bursts). Merged two by two, each
-    /// a walk along both (a day's status versions at a 1 s cap are 260,000).
-    pub fn merge(lists: &[&Times]) -> Times {
+    /// Several lists in order merged into one, each holding its values
+    /// below `end`. Where every list is, from some value on, a periodic tail
+    /// of one step that runs to `end` (a pod's status versions at its cap),
+    /// so is the merge: its period holds each list's values, and only what
+    /// comes before is written out. Otherwise all are written out, merged
+    /// two by two (a jittered day's status versions at a 1 s cap are
+    /// 260,000).
+    pub fn merge(lists: &[&Times], end: Ms) -> Times {
+        if let Some(periodic) = Self::merge_periodic(lists, end) {
+            return periodic;
+        }
         // Stepped lists are read in place; a periodic tail is written out.
         let owned: Vec<Option<Vec<Ms>>> = lists
             .iter()
@@ -230,15 +316,77 @@ impl Times {
             .zip(&owned)
             .map(|(t, o)| o.as_deref().or(t.stepped(0..t.len())).unwrap_or(&[]))
             .collect();
-        let merged = match slices.as_slice() {
-            [] => vec![],
-            [a] => a.to_vec(),
-            [a, b] => merge_two(a, b),
-            [a, b, rest @ ..] => rest
-                .iter()
-                .fold(merge_two(a, b), |acc, c| merge_two(&acc, c)),
-        };
-        Times::from(merged)
+        Times::from(merge_all(&slices))
+    }
+
+    /// `merge` kept periodic, when it can be.
+    fn merge_periodic(lists: &[&Times], end: Ms) -> Option<Times> {
+        let tails: Vec<&Tail> = lists
+            .iter()
+            .map(|t| &t.tail)
+            .filter(|t| t.count > 0)
+            .collect();
+        let step = tails.first()?.step;
+        // Each tail of that step runs to `end`: its next value would not be
+        // below it, and none of its values is at or past it.
+        let runs_to_end = |t: &Tail| t.step == step && t.value(t.count) >= end;
+        if step == 0 || !tails.iter().all(|t| runs_to_end(t)) {
+            return None;
+        }
+        if lists.iter().any(|t| t.last().is_some_and(|l| l >= end)) {
+            return None;
+        }
+        // From the latest tail's start every list is periodic; a stepped
+        // value from there on (a list without a tail) is not.
+        let from = tails.iter().map(|t| t.first).max()?;
+        if lists
+            .iter()
+            .any(|t| t.head.last().is_some_and(|&l| l >= from))
+        {
+            return None;
+        }
+        let before: Vec<Vec<Ms>> = lists
+            .iter()
+            .map(|t| t.iter().take_while(|&v| v < from).collect())
+            .collect();
+        let slices: Vec<&[Ms]> = before.iter().map(Vec::as_slice).collect();
+        // Each tail's values in the period from `from`, as offsets from it.
+        let mut offsets: Vec<Ms> = tails
+            .iter()
+            .flat_map(|t| (0..t.per_period()).map(|j| t.value(j)))
+            .map(|v| {
+                if v >= from {
+                    (v - from) % step
+                } else {
+                    (step - (from - v) % step) % step
+                }
+            })
+            .collect();
+        offsets.sort_unstable();
+        let count = lists.iter().map(|t| t.len() - t.count_below(from)).sum();
+        let mut merged = Times::from(merge_all(&slices));
+        merged.repeat_each(from, step, &offsets, count);
+        Some(merged)
+    }
+}
+
+fn gcd(a: Ms, b: Ms) -> Ms {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Lists in order, merged two by two.
+fn merge_all(slices: &[&[Ms]]) -> Vec<Ms> {
+    match slices {
+        [] => vec![],
+        [a] => a.to_vec(),
+        [a, b] => merge_two(a, b),
+        [a, b, rest @ ..] => rest
+            .iter()
+            .fold(merge_two(a, b), |acc, c| merge_two(&acc, c)),
     }
 }
 
@@ -304,7 +452,10 @@ impl Below<'_> {
         if self.stepped < head.len() {
             return self.stepped;
         }
-        let Tail { first, step, count } = self.times.tail;
+        let tail = &self.times.tail;
+        let Tail {
+            first, step, count, ..
+        } = *tail;
         if count == 0 || x <= first {
             return head.len();
         }
@@ -327,9 +478,7 @@ impl Below<'_> {
             None => ((x - first) / step, (x - first) % step),
         };
         self.tail = Some((x, q, r));
-        // The k ≥ 0 with first + k·step < x: ⌈(x − first) / step⌉ of them.
-        let k = q + Ms::from(r > 0);
-        head.len() + usize::try_from(k).map_or(count, |k| k.min(count))
+        head.len() + tail.below_split(q, r)
     }
 }
 
@@ -401,8 +550,8 @@ mod tests {
         assert_eq!((t.stored(), Times::from(t.to_vec()).stored()), (2, 6));
         // The third to fifth (10, 13, 16) are the tail's, from 10 every 3;
         // the second to fourth are not all of it; the first two are stepped.
-        assert_eq!(t.periodic(2..5), Some((10, 3)));
-        assert_eq!(t.periodic(4..6), Some((16, 3)));
+        assert_eq!(t.periodic(2..5), Some((10, (3, 0))));
+        assert_eq!(t.periodic(4..6), Some((16, (3, 0))));
         assert_eq!(
             (t.periodic(1..4), t.periodic(4..4), t.periodic(5..7)),
             (None, None, None)
@@ -411,7 +560,8 @@ mod tests {
         assert_eq!(t.stepped(1..3), None);
     }
 
-    // Merged lists read as all their values sorted, tails written out.
+    // Merged lists read as all their values sorted; tails that do not all
+    // run to the end in one step are written out.
     #[test]
     fn merges_as_a_sort() {
         let lists = [
@@ -423,9 +573,62 @@ mod tests {
         let refs: Vec<&Times> = lists.iter().collect();
         let mut all: Vec<Ms> = lists.iter().flat_map(|t| t.to_vec()).collect();
         all.sort_unstable();
-        assert_eq!(Times::merge(&refs), all);
-        assert_eq!(Times::merge(&refs[1..2]), vec![0, 7, 13, 30]);
-        assert!(Times::merge(&[]).is_empty());
+        assert_eq!(Times::merge(&refs, 31), all);
+        assert_eq!(Times::merge(&refs, 31).stored(), all.len());
+        assert_eq!(Times::merge(&refs[1..2], 31), vec![0, 7, 13, 30]);
+        assert!(Times::merge(&[], 0).is_empty());
+    }
+
+    /// Three lists periodic every 10 up to 45: 5 then 10, 20, 30, 40; 13,
+    /// 23, 33, 43; 0, 7 then 21, 31, 41.
+    fn three_periodic() -> [Times; 3] {
+        let mut a = Times::from(vec![5]);
+        a.repeat(10, 10, 4);
+        let mut b = Times::new();
+        b.repeat(13, 10, 4);
+        let mut c = Times::from(vec![0, 7]);
+        c.repeat(21, 10, 3);
+        [a, b, c]
+    }
+
+    // From 21 (the latest tail's start) each period holds 21, 23 and 30 (a
+    // 10 later): offsets 0, 2 and 9; the eight values from there on (30, 40;
+    // 23, 33, 43; 21, 31, 41) stay arithmetic, the six before are written.
+    #[test]
+    fn merges_periodic_lists_periodic() {
+        let [a, b, c] = three_periodic();
+        let merged = Times::merge(&[&a, &b, &c], 45);
+        let all = [0, 5, 7, 10, 13, 20, 21, 23, 30, 31, 33, 40, 41, 43];
+        assert_eq!(merged, all.to_vec());
+        assert_eq!((merged.stored(), merged.len()), (6, 14));
+        assert_eq!(merged.periodic(6..9), Some((21, (10, 0))));
+        assert_eq!(merged.periodic(7..9), Some((23, (10, 1))));
+        assert_eq!(merged.periodic(10..12), Some((33, (10, 1))));
+        for x in 0..50 {
+            let want = all.iter().filter(|&&v| v < x).count();
+            assert_eq!(merged.count_below(x), want, "{x}");
+        }
+        for from in 0..all.len() {
+            assert_eq!(merged.iter_from(from).collect::<Vec<_>>(), all[from..]);
+        }
+        let shifted = merged.shifted(4, 45);
+        let want: Vec<Ms> = all.iter().map(|v| v + 4).filter(|&v| v < 45).collect();
+        assert_eq!(shifted, want);
+        // A list that stops short of the end, a value past it, a stepped
+        // value among the tails or a tail of another step: written out.
+        let mut short = Times::new();
+        short.repeat(13, 10, 2);
+        let mut other = Times::new();
+        other.repeat(13, 7, 4);
+        let late = Times::from(vec![25]);
+        for odd in [&short, &other, &late] {
+            let m = Times::merge(&[&a, odd, &c], 45);
+            assert_eq!(m.stored(), m.len());
+            let mut want: Vec<Ms> = [&a, odd, &c].iter().flat_map(|t| t.to_vec()).collect();
+            want.sort_unstable();
+            assert_eq!(m, want);
+        }
+        assert_eq!(Times::merge(&[&a, &b, &c], 43).stored(), 14);
     }
 
     #[test]
