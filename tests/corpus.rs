@@ -573,13 +573,14 @@ fn describe_in_part() {
         &[("", "", Some(1), "Running", Some(10_000))],
     );
     assert_eq!(d.pods[0].containers[0].run_ms, Some(123_000));
-    // A Last State block alone: OOMKilled after 3 s, nothing else known.
-    let d = check(
-        "gimlet-649-last-state-block.txt",
-        Shape::DescribeState,
-        &[("", "", None, "Unknown", None)],
+    // A Last State block alone (OOMKilled after 3 s) names no pod, no
+    // container, no restart count and no state: no pod, and it says what
+    // it held.
+    let err = read_text(&text("gimlet-649-last-state-block.txt")).unwrap_err();
+    assert!(
+        err.starts_with("this text holds a container's last state alone (Terminated: reason OOMKilled, exit code 137), with no pod name"),
+        "{err}"
     );
-    assert_eq!(d.pods[0].containers[0].exit_code, Some(137));
     check(
         "k8s-14307-describe-fragment.txt",
         Shape::DescribeContainers,
@@ -769,11 +770,11 @@ fn yaml_and_json_whole_or_in_part() {
         &[("", "debugger", Some(2), "RunContainerError", Some(20_000))],
     );
     assert_eq!(d.pods[0].containers[0].run_ms, None);
-    // A re-indented, broken paste reads what it can.
-    check(
-        "k8s-48511-reindented-broken.yaml",
-        Shape::Status,
-        &[("", "", None, "Unknown", None)],
+    // A re-indented, broken paste that keeps nothing of a pod: no pod.
+    let err = read_text(&text("k8s-48511-reindented-broken.yaml")).unwrap_err();
+    assert!(
+        err.starts_with("this text holds a pod's status block, with no pod name, container name, restart count or state"),
+        "{err}"
     );
 }
 
@@ -1133,6 +1134,95 @@ fn lines_a_terminal_folded_read_the_same() {
         }
     }
     assert!(folded > 40, "{folded} folded texts");
+}
+
+/// Line numbers before every line, as pastebins and editors print them
+/// (`  1. `, `12) `, `3: `, `4 | `, `cat -n`'s tab), change nothing that is
+/// read, on every real paste of the corpus.
+#[test]
+fn numbered_lines_read_the_same() {
+    let styles: [fn(usize, usize) -> String; 5] = [
+        |n, w| format!("{n:>w$}. "),
+        |n, _| format!("{n}) "),
+        |n, w| format!("{n:>w$}: "),
+        |n, w| format!("{n:>w$} | "),
+        |n, _| format!("{n:>6}\t"),
+    ];
+    for name in fixtures() {
+        let t = text(&name);
+        // One or two lines with a number before them are not told apart
+        // from a list's items: three or more are.
+        let Ok(want) = reading(&t) else { continue };
+        if t.lines().count() < 3 {
+            continue;
+        }
+        let width = t.lines().count().to_string().len();
+        for (i, style) in styles.iter().enumerate() {
+            let numbered: String = t
+                .lines()
+                .enumerate()
+                .map(|(k, l)| format!("{}{l}\n", style(k + 1, width)))
+                .collect();
+            assert_eq!(
+                reading(&numbered).as_ref(),
+                Ok(&want),
+                "{name}, numbers {i}"
+            );
+        }
+    }
+}
+
+/// A `kubectl get pods` table pasted into markdown, its statuses in bold
+/// (`**CrashLoopBackOff**`) or as a markdown table (`| web-0 | 0/1 | … |`),
+/// reads as the table: every table of the corpus.
+#[test]
+fn a_table_in_markdown_reads_the_same() {
+    let mut tables = 0;
+    for name in fixtures() {
+        let t = text(&name);
+        let Ok(want) = reading(&t) else { continue };
+        if want.0 != Shape::Table {
+            continue;
+        }
+        let statuses = [
+            "CrashLoopBackOff",
+            "Running",
+            "Error",
+            "Completed",
+            "OOMKilled",
+        ];
+        let bold: String = t
+            .lines()
+            .map(|l| {
+                let words: Vec<String> = l
+                    .split(' ')
+                    .map(|w| match statuses.contains(&w) {
+                        true => format!("**{w}**"),
+                        false => w.to_owned(),
+                    })
+                    .collect();
+                words.join(" ") + "\n"
+            })
+            .collect();
+        if bold.trim_end() == t.trim_end() {
+            continue;
+        }
+        tables += 1;
+        assert_eq!(reading(&bold).as_ref(), Ok(&want), "{name} in bold");
+        let piped: String = t
+            .lines()
+            .map(|l| match l.split_whitespace().collect::<Vec<_>>() {
+                w if w.is_empty() => "\n".to_owned(),
+                w => format!("| {} |\n", w.join(" | ")),
+            })
+            .collect();
+        assert_eq!(
+            reading(&piped).as_ref(),
+            Ok(&want),
+            "{name} as a markdown table"
+        );
+    }
+    assert!(tables >= 8, "{tables} tables");
 }
 
 /// Every file of the corpus is listed in SOURCES.md, and every listed file exists.

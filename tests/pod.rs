@@ -257,6 +257,28 @@ fn the_gc_brings_the_restart_forward() {
     assert!(app.notes.iter().any(|n| n.contains("backoff GC")));
 }
 
+// A container's `Last State:` lines alone name no pod, no container, no
+// restart count and no state: refused, saying what they held, not shown as
+// a pod with nothing known. The lines as a pull request quoted them
+// (hmcts/cnp-flux-config#28772, 2024: "Seeing OOMKilled").
+#[test]
+fn a_last_state_alone_is_no_pod() {
+    let err = |text: &str| parse_pod(text, KubeletVersion::V1_37).unwrap_err();
+    let quoted = "    Last State:     Terminated\n      Reason:       OOMKilled\n\n";
+    assert_eq!(
+        err(quoted),
+        "this text holds a container's last state alone (Terminated: reason OOMKilled), \
+         with no pod name, container name, restart count or state: nothing to place on \
+         the curve; paste what `kubectl get pod NAME -o yaml` (or `-o json`), `kubectl \
+         describe pod NAME` or `kubectl get pods` prints"
+    );
+    let with_code = "Last State: Terminated\n  Reason: Error\n  Exit Code: 1\n";
+    assert!(err(with_code).contains("(Terminated: reason Error, exit code 1)"));
+    // With its restart count it is a container to place (estimated).
+    let counted = format!("{with_code}Restart Count: 3\n");
+    assert!(parse_pod(&counted, KubeletVersion::V1_37).is_ok());
+}
+
 #[test]
 fn what_is_not_a_pod_is_named() {
     let err = |text: &str| parse_pod(text, KubeletVersion::V1_37).unwrap_err();

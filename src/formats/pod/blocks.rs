@@ -1,7 +1,7 @@
 //! A paste as a sequence of blocks: what a tool wrapped around kubectl's
 //! output taken off (a JSON header line, `stdout:`/`stderr:` markers, a
-//! stray quote, `## ` before every line, a JSON record whose `stdout` holds
-//! the output), then the stretches each of kubectl's readers reads, split
+//! stray quote, `## ` or a line number before every line, a JSON record
+//! whose `stdout` holds the output), then the stretches each of kubectl's readers reads, split
 //! where a command was echoed or a table's header starts a new output; what
 //! the blocks say of the same pod is merged. Our own code: no crate knows
 //! kubectl's outputs, and a paste mixes them.
@@ -27,6 +27,15 @@ const LINE_PREFIXES: [&str; 4] = ["## ", "# ", "// ", "| "];
 /// The text with a tool's wrapping taken off, and what was taken.
 pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
     let mut notes = vec![];
+    // Line numbers before every line (a pastebin's, an editor's) go first.
+    if let Some(plain) = unnumbered(&text.lines().collect::<Vec<_>>()) {
+        notes.push(
+            "the numbers before every line (a pastebin's or an editor's) were taken off".to_owned(),
+        );
+        let (text, mut more) = unwrap_tool(&plain.join("\n"));
+        notes.append(&mut more);
+        return (text, notes);
+    }
     // A tool's JSON record whose `stdout` (or `output`) holds the output.
     if let Some(inner) = json_stdout(text) {
         notes.push("the output was read from a tool's JSON record (its \"stdout\")".to_owned());
@@ -54,6 +63,7 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
     if let Some(p) = prefix {
         notes.push(format!("{} before every line was taken off", p.trim_end()));
     }
+
     // One-line JSON records before text that is not JSON: a tool's header.
     let first_text = lines.iter().position(|l| {
         let t = l.trim();
@@ -96,6 +106,64 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
         }
     }
     (out.join("\n"), notes)
+}
+
+/// A line's number as a pastebin or an editor prints it (`  1. `, `12) `,
+/// `3: `, `4 | `, `cat -n`'s tab), the mark after it and the line after
+/// that; a number alone is a numbered blank line.
+fn line_number(l: &str) -> Option<(u64, char, &str)> {
+    let t = l.trim_start();
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || digits > 6 {
+        return None;
+    }
+    let n = t[..digits].parse().ok()?;
+    let rest = &t[digits..];
+    if let Some(after) = rest.strip_prefix('\t') {
+        return Some((n, '\t', after));
+    }
+    let marked = rest.trim_start_matches(' ');
+    match marked.chars().next() {
+        None => Some((n, ' ', "")),
+        Some(mark @ ('.' | ')' | ':' | '|')) => {
+            let after = &marked[1..];
+            // `1.5`, `10:30`: a number, not a line's.
+            if after.starts_with(|c: char| !c.is_whitespace()) {
+                return None;
+            }
+            Some((n, mark, after.strip_prefix(' ').unwrap_or(after)))
+        }
+        _ => None,
+    }
+}
+
+/// The lines without their numbers, where every line that is not blank has
+/// one, with the same mark, counting up by one (blank lines between them
+/// may have lost theirs), at least three lines.
+fn unnumbered<'a>(lines: &[&'a str]) -> Option<Vec<&'a str>> {
+    let mut out = Vec::with_capacity(lines.len());
+    let (mut last, mut mark, mut blanks, mut numbered) = (None, None, 0, 0);
+    for l in lines {
+        if l.trim().is_empty() {
+            blanks += 1;
+            out.push("");
+            continue;
+        }
+        let (n, m, rest) = line_number(l)?;
+        let blank_mark = m == ' ' && rest.is_empty();
+        if !blank_mark && *mark.get_or_insert(m) != m {
+            return None;
+        }
+        if let Some(prev) = last {
+            if n != prev + 1 && n != prev + 1 + blanks {
+                return None;
+            }
+        }
+        (last, blanks) = (Some(n), 0);
+        numbered += 1;
+        out.push(rest);
+    }
+    (numbered >= 3 && mark.is_some()).then_some(out)
 }
 
 fn one_line_json(t: &str) -> bool {

@@ -388,10 +388,61 @@ pub fn read_pods_up_to(
             });
         }
     }
-    read.map(|mut r| {
-        r.notes.splice(0..0, notes);
-        r
+    let read = read.and_then(refuse_nameless)?;
+    Ok(PodsRead {
+        notes: notes.into_iter().chain(read.notes).collect(),
+        ..read
     })
+}
+
+/// A reading that names no pod and no container and gives no restart count
+/// and no state is no pod (a container's `Last State:` lines alone): left
+/// out, and refused when nothing else was read, saying what the text held.
+fn refuse_nameless(mut read: PodsRead) -> Result<PodsRead, String> {
+    let nameless = |r: &Reading| match r {
+        Reading::Observed(p) => {
+            p.name.is_empty()
+                && p.containers.iter().all(|c| {
+                    c.name.is_empty()
+                        && c.restart_count.is_none()
+                        && c.state == ObservedState::Unknown
+                })
+        }
+        Reading::Row(_) => false,
+    };
+    let Some(Reading::Observed(first)) = read.pods.iter().find(|r| nameless(r)).cloned() else {
+        return Ok(read);
+    };
+    read.pods.retain(|r| !nameless(r));
+    if !read.pods.is_empty() {
+        return Ok(read);
+    }
+    let held = match first
+        .containers
+        .iter()
+        .find_map(|c| c.last_terminated.as_ref())
+    {
+        Some(t) => {
+            let mut what = vec![];
+            if !t.reason.is_empty() {
+                what.push(format!("reason {}", t.reason));
+            }
+            if let Some(code) = t.exit_code {
+                what.push(format!("exit code {code}"));
+            }
+            match what.is_empty() {
+                true => "a container's last state alone (Terminated)".to_owned(),
+                false => format!(
+                    "a container's last state alone (Terminated: {})",
+                    what.join(", ")
+                ),
+            }
+        }
+        None => read.shape.describe().to_owned(),
+    };
+    Err(format!(
+        "this text holds {held}, with no pod name, container name, restart count or state: nothing to place on the curve; {HOW}"
+    ))
 }
 
 /// Lines a terminal folded are all as wide as it: the widest lines, if 60

@@ -67,8 +67,18 @@ struct Columns {
     node: bool,
 }
 
+/// A line's cells: its words, with what markdown puts around them off (a
+/// `**CrashLoopBackOff**`, a `` `web-0` ``, a table's `|` between cells).
+/// No name, status, count or age kubectl prints holds `*`, `` ` `` or `|`.
+fn cells(line: &str) -> Vec<&str> {
+    line.split_whitespace()
+        .map(|w| w.trim_matches(['*', '`', '|']))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 fn header(line: &str) -> Option<Columns> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words = cells(line);
     let has = |w: &str| words.contains(&w);
     let status = has("STATUS") || has("REASON");
     (has("NAME") && status && (has("READY") || has("RESTARTS"))).then(|| Columns {
@@ -80,7 +90,7 @@ fn header(line: &str) -> Option<Columns> {
 
 /// One row, if the line is one; a row cut right after STATUS is one too.
 fn row(line: &str, columns: Columns) -> Option<PodRow> {
-    let t: Vec<&str> = line.split_whitespace().collect();
+    let t = cells(line);
     let cut = || {
         let i = t.len().checked_sub(2)?;
         ((3..=4).contains(&t.len()) && is_ready(t[i]) && is_status(t[i + 1])).then_some(i)
