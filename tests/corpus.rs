@@ -1172,6 +1172,38 @@ fn numbered_lines_read_the_same() {
     }
 }
 
+/// A paste a program wrote as one line, its line ends as `\n` (a string
+/// in a log or a tool's output, quoted or not), reads as its lines: every
+/// real paste of the corpus that is not JSON.
+#[test]
+fn one_line_with_escaped_line_ends_reads_the_same() {
+    let mut read = 0;
+    for name in fixtures() {
+        let t = text(&name);
+        let Ok(want) = reading(&t) else { continue };
+        if t.trim_start().starts_with(['{', '[']) || t.lines().count() < 3 {
+            continue;
+        }
+        let escaped = t
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\t', "\\t");
+        for one in [
+            escaped.replace('\n', "\\n"),
+            format!("\"{}\"", escaped.replace('\n', "\\n")),
+        ] {
+            assert!(!one.contains('\n'));
+            assert_eq!(
+                reading(&one).as_ref(),
+                Ok(&want),
+                "{name} on one line: {one:.80}"
+            );
+        }
+        read += 1;
+    }
+    assert!(read >= 30, "{read} pastes");
+}
+
 /// A `kubectl get pods` table pasted into markdown, its statuses in bold
 /// (`**CrashLoopBackOff**`) or as a markdown table (`| web-0 | 0/1 | … |`),
 /// reads as the table: every table of the corpus.

@@ -27,6 +27,21 @@ const LINE_PREFIXES: [&str; 4] = ["## ", "# ", "// ", "| "];
 /// The text with a tool's wrapping taken off, and what was taken.
 pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
     let mut notes = vec![];
+    // One line whose line ends are written `\n` (a program's string, a
+    // log's field): the lines it stands for. JSON on one line keeps its
+    // strings' escapes.
+    let t = text.trim();
+    if !t.contains('\n') && !t.starts_with(['{', '[']) && t.matches("\\n").count() >= 2 {
+        notes.push("the text was one line with its line ends written \\n: read as the lines they stand for".to_owned());
+        // A string's quotes are not the text's.
+        let inner = t
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .unwrap_or(t);
+        let (text, mut more) = unwrap_tool(&unescaped(inner));
+        notes.append(&mut more);
+        return (text, notes);
+    }
     // Line numbers before every line (a pastebin's, an editor's) go first.
     if let Some(plain) = unnumbered(&text.lines().collect::<Vec<_>>()) {
         notes.push(
@@ -106,6 +121,31 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
         }
     }
     (out.join("\n"), notes)
+}
+
+/// A string's escapes as a program writes them (`\n`, `\t`, `\"`, `\\`)
+/// read back; `\r` is dropped (a line end is `\n`), any other kept as it is.
+fn unescaped(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut chars = t.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => {}
+            Some(e @ ('"' | '\\')) => out.push(e),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// A line's number as a pastebin or an editor prints it (`  1. `, `12) `,
