@@ -1204,6 +1204,35 @@ fn one_line_with_escaped_line_ends_reads_the_same() {
     assert!(read >= 30, "{read} pastes");
 }
 
+/// A describe a chat turned into a bulleted list (`- `, `* ` or `• `
+/// before every line, the indentation gone) reads as the describe without
+/// its indentation: every describe of the corpus.
+#[test]
+fn a_describe_as_a_bulleted_list_reads_the_same() {
+    let mut read = 0;
+    for name in fixtures() {
+        let t = text(&name);
+        let Ok((shape, _)) = reading(&t) else {
+            continue;
+        };
+        if !matches!(shape, Shape::Describe | Shape::DescribeContainers) || t.lines().count() < 3 {
+            continue;
+        }
+        let flat: String = t.lines().map(|l| format!("{}\n", l.trim_start())).collect();
+        let want = reading(&flat);
+        for bullet in ["- ", "* ", "• "] {
+            let listed: String = t
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| format!("{bullet}{}\n", l.trim_start()))
+                .collect();
+            assert_eq!(reading(&listed), want, "{name} after {bullet:?}");
+        }
+        read += 1;
+    }
+    assert!(read >= 10, "{read} describes");
+}
+
 /// A `kubectl get pods` table pasted into markdown, its statuses in bold
 /// (`**CrashLoopBackOff**`) or as a markdown table (`| web-0 | 0/1 | … |`),
 /// reads as the table: every table of the corpus.

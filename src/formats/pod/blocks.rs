@@ -24,6 +24,9 @@ const MARKERS: [&str; 6] = [
 /// is `clean`'s: it is taken off there).
 const LINE_PREFIXES: [&str; 4] = ["## ", "# ", "// ", "| "];
 
+/// Bullets a chat puts before every line when it makes a list of a paste.
+const BULLETS: [&str; 3] = ["- ", "* ", "• "];
+
 /// The text with a tool's wrapping taken off, and what was taken.
 pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
     let mut notes = vec![];
@@ -66,8 +69,26 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
                 .iter()
                 .all(|l| l.starts_with(**p) || l.trim_end() == p.trim_end())
     });
+    // A chat's bullet before every line of a describe (its indentation
+    // gone with it): a YAML list keeps its dashes.
+    let bullet = BULLETS.into_iter().find(|b| {
+        filled.len() >= 2
+            && filled.iter().all(|l| l.trim_start().starts_with(b))
+            && super::describe::looks_like(
+                &filled
+                    .iter()
+                    .map(|l| {
+                        l.trim_start()
+                            .trim_start_matches(b)
+                            .trim_start_matches(['>', ' '])
+                    })
+                    .collect::<Vec<_>>(),
+            )
+    });
+    let prefix = prefix.or(bullet.as_ref());
     let mut lines: Vec<&str> = text
         .lines()
+        .map(|l| l.trim_start_matches(|c| bullet.is_some() && c == ' '))
         .map(|l| match prefix {
             Some(p) => l
                 .strip_prefix(*p)
