@@ -1942,6 +1942,43 @@ async fn a_first_visit_shows_a_difference() {
         .is_none());
 }
 
+/// A bare address is the first view whichever part its `#` opens: `/#live`
+/// and `/#job` start from the same state as `/` (the gate on, a 1 s
+/// initial backoff), not from today's defaults.
+#[wasm_bindgen_test]
+async fn a_bare_address_is_the_first_view_by_any_way_in() {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    for hash in ["#live", "#job"] {
+        window
+            .history()
+            .unwrap()
+            .replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("{path}{hash}")),
+            )
+            .unwrap();
+        let page = Page::mount_with(None).await;
+        if hash == "#job" {
+            assert!(
+                page.root.query_selector("#job-run").unwrap().is_some(),
+                "{hash}"
+            );
+            page.click("nav-crashloop").await;
+        }
+        let gate: HtmlInputElement = page.get("gate-reduce").dyn_into().unwrap();
+        assert!(gate.checked(), "{hash}");
+        assert_eq!(page.text("eff-initial"), "1s", "{hash}");
+        drop(page);
+    }
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path))
+        .unwrap();
+}
+
 #[wasm_bindgen_test]
 async fn a_job_key_set_back_to_its_default_leaves_the_link() {
     let page = Page::mount().await;

@@ -142,21 +142,15 @@ fn read_link(query: &Option<AttrValue>, json_pin: share::JsonPin) -> (Page, Vec<
         None => {
             let search = link_source(query);
             let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
-            if first_visit(&search, &hash) {
-                return decode(FIRST_VISIT_LINK);
-            }
-            let (mut shared, notices) = decode(&search);
+            // A bare address is the first view, whichever part its `#` opens.
+            let bare = search.trim_start_matches('?').is_empty();
+            let (mut shared, notices) = decode(if bare { FIRST_VISIT_LINK } else { &search });
             if let Some(view) = hash.strip_prefix('#').and_then(View::parse) {
                 shared.view = view;
             }
             (shared, notices)
         }
     }
-}
-
-/// A bare address: the page's own first view, not a link.
-fn first_visit(search: &str, hash: &str) -> bool {
-    search.trim_start_matches('?').is_empty() && hash.is_empty()
 }
 
 /// The full link to this state: at `app_url` when given, else on this page.
