@@ -1516,6 +1516,20 @@ async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
         page.text("pod-countdown-0"),
         "due since 2 s: the kubelet starts it at its next sync of the pod, in 2 s at the latest"
     );
+    // Explored, the charts draw the curve the pod was diagnosed on: the
+    // shipped defaults (the gate off, 10 s) when the panel says so, the
+    // configuration above (1 s) when it says that.
+    page.select("pod-assume", "shipped").await;
+    page.click("pod-explore-0").await;
+    let gate: HtmlInputElement = page.get("gate-reduce").dyn_into().unwrap();
+    assert!(!gate.checked());
+    assert_eq!(page.text("eff-initial"), "10s");
+    page.click("gate-reduce").await;
+    assert_eq!(page.text("eff-initial"), "1s");
+    page.select("pod-assume", "above").await;
+    page.click("pod-explore-0").await;
+    assert!(gate.checked());
+    assert_eq!(page.text("eff-initial"), "1s");
 }
 
 /// "Watch this cluster" where no Kubernetes API answers at the page's origin

@@ -308,7 +308,8 @@ fn the_job_keys_are_carried_as_written_and_read_by_the_job_view() {
 }
 
 // "Explore … in the charts" crosses from the pod reader (second wasm) to the
-// charts as a link: the container's group and its age.
+// charts as a link: the container's group, its age and the configuration
+// it was diagnosed on.
 #[test]
 fn an_explored_container_crosses_as_a_link() {
     use crashloop_explorer::app::lazy::{explore_link, explored};
@@ -326,10 +327,20 @@ fn an_explored_container_crosses_as_a_link() {
             ..Group::default()
         },
         marker_ms: Some(1_260_000),
+        config: serde_json::from_str(
+            r#"{"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}"#,
+        )
+        .unwrap(),
     };
     let link = explore_link(pod.clone());
-    assert!(link.contains("mk=21m0s"), "{link}");
-    assert_eq!(explored(&link), Some(pod));
+    assert!(link.contains("mk=21m0s") && link.contains("gr=1"), "{link}");
+    assert_eq!(explored(&link), Some(pod.clone()));
+    // Diagnosed on the shipped defaults: the link says so by saying nothing.
+    let shipped = PodGroup {
+        config: Default::default(),
+        ..pod
+    };
+    assert_eq!(explored(&explore_link(shipped.clone())), Some(shipped));
     assert_eq!(explored("v=1.37"), None);
 }
 

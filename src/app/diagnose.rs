@@ -41,6 +41,9 @@ const ASSUME_ABOVE: &str = "above";
 /// picks it.
 pub struct Assumed {
     pub node: Result<NodeAssumption, ConfigError>,
+    /// The configuration behind `node`: the shipped one (no field set) or
+    /// the view's.
+    pub config: KubeletConfig,
     pub choice: Html,
 }
 
@@ -67,6 +70,11 @@ pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletCo
     };
     Assumed {
         node: if *above_chosen { above } else { shipped },
+        config: if *above_chosen {
+            config.clone()
+        } else {
+            KubeletConfig::default()
+        },
         choice,
     }
 }
@@ -112,12 +120,14 @@ fn time(t: Option<i64>) -> String {
 }
 
 /// What "Explore this container" loads: its crash interval, exit and
-/// restart settings, and the pod's age.
+/// restart settings, the pod's age, and the configuration it was diagnosed
+/// on (so the charts draw the curve the diagnosis placed it on).
 fn explore(
     pod: &PodObservation,
     c: &ObservedContainer,
     d: &ContainerDiagnosis,
     age: Option<Ms>,
+    config: &KubeletConfig,
 ) -> PodGroup {
     let code = d.exit_code.unwrap_or(1);
     let code = EXIT_CODE_RANGE.contains(&code).then_some(code);
@@ -139,6 +149,7 @@ fn explore(
             ..Group::default()
         },
         marker_ms: age,
+        config: config.clone(),
     }
 }
 
@@ -171,6 +182,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     };
     let Assumed {
         node,
+        config: assumed_config,
         choice: assume_choice,
     } = use_assumed("pod-assume", p.version, &p.config);
     let node = &node;
@@ -281,11 +293,11 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
             let observed = read.as_ref().and_then(|r| r.containers.get(i)).cloned();
             let explore_button = observed.filter(|_| c.run_ms.is_some()).map(|o| {
                 let (on_explore, pod) = (p.on_explore.clone(), read.clone());
-                let (cd, age) = (c.clone(), d.age_ms);
+                let (cd, age, config) = (c.clone(), d.age_ms, assumed_config.clone());
                 html! {
                     <button type="button" id={format!("pod-explore-{i}")} onclick={Callback::from(move |_: MouseEvent| {
                         if let Some(r) = &pod {
-                            on_explore.emit(explore(r, &o, &cd, age));
+                            on_explore.emit(explore(r, &o, &cd, age, &config));
                         }
                     })}>{ format!("Explore {} in the charts", c.name) }</button>
                 }

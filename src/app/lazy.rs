@@ -127,14 +127,17 @@ pub fn pod_part_link(version: Option<KubeletVersion>, config: &KubeletConfig) ->
 }
 
 /// The pod reader's answer: the container to explore, as a link of its
-/// group (`g=`) and its age at "now" (`mk=`).
+/// group (`g=`), its age at "now" (`mk=`) and the configuration it was
+/// diagnosed on.
 pub fn explore_link(g: PodGroup) -> String {
     share::encode(&Page {
         inputs: Inputs {
             spec: ScenarioSpec {
                 groups: vec![g.group],
+                config: Some(g.config.clone()),
                 ..Inputs::default().spec
             },
+            config: g.config,
             marker_ms: g.marker_ms,
             ..Inputs::default()
         },
@@ -149,6 +152,7 @@ pub fn explored(link: &str) -> Option<PodGroup> {
     Some(PodGroup {
         group,
         marker_ms: inputs.marker_ms,
+        config: inputs.config,
     })
 }
 

@@ -394,6 +394,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     let Assumed {
         node,
         choice: assume_choice,
+        ..
     } = use_assumed("live-assume", p.version, &p.config);
     {
         let dispatcher = state.dispatcher();

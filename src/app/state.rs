@@ -68,11 +68,13 @@ pub enum Action {
 }
 
 /// What "Explore this pod" carries over: the container's crash interval and
-/// restart settings, and the pod's age at "now" (never the pod's text).
+/// restart settings, the pod's age at "now" and the configuration it was
+/// diagnosed on (never the pod's text).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PodGroup {
     pub group: Group,
     pub marker_ms: Option<Ms>,
+    pub config: KubeletConfig,
 }
 
 pub enum GroupEdit {
@@ -452,6 +454,9 @@ impl Reducible for State {
             }
             Action::CompareAll(all) => *compared = all,
             Action::ExplorePod(p) => {
+                // The curve the pod was diagnosed on.
+                *config = p.config;
+                use_config(spec, config);
                 // The node keeps its pod count; the charts follow this container.
                 let pods = spec.effective_groups().first().map_or(1, |g| g.pods);
                 spec.groups = vec![Group { pods, ..p.group }];
