@@ -7,6 +7,8 @@ TRUNK_VERSION=0.21.14
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock")
 WASM_OPT_VERSION=132
+# cargo-afl (AFL++ for Rust on stable; scripts/fuzz.sh), the afl crate fuzz/ uses.
+AFL_VERSION=0.18.2
 # Set when rustup could not add the wasm32 target (no download possible here).
 RUSTUP_WASM_MARKER="$ROOT/target/.rustup-wasm32-unavailable"
 

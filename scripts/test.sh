@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever is missing, then runs every check: format, clippy, native
-# tests, the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
+# tests, the readers fuzzed (AFL++, 10 s each), the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
 # them), the release build, and that build loaded under its
 # Content-Security-Policy in each engine (the custom element too), axe-core's
 # contrast rule on it, its cluster watch through kubectl proxy, and a Hugo
@@ -19,6 +19,9 @@ with_wasm_env cargo clippy --target wasm32-unknown-unknown --all-targets --quiet
 say "native tests: engine, charts, duration parsing, the pod reader on every kubectl here"
 ensure_debian_kubectl
 cargo test
+
+# The readers under AFL++, a short run each (the bench runs longer).
+bash scripts/fuzz.sh 10
 
 # The same browser suite in each engine; a summary line per engine at the end.
 summary=()
