@@ -450,6 +450,23 @@ fn manifests_round_trip() {
         .unwrap_err()
         .starts_with("invalid JSON"));
     assert_eq!(compress_indexes(&[0, 1, 2, 4, 6, 7]), "0-2,4,6-7");
+    // Another kind says what it is, not which of its fields a Job lacks.
+    let deployment =
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n";
+    assert_eq!(
+        parse_job_manifest(deployment),
+        Err("this is a Deployment, not a Job: paste a Job manifest (kind: Job, apiVersion: batch/v1)".into())
+    );
+    assert!(parse_job_manifest("{\"kind\": \"CronJob\", \"spec\": {}}")
+        .unwrap_err()
+        .starts_with("this is a CronJob, not a Job: paste the Job of its spec.jobTemplate"));
+    // A JSON Job loaded and written back keeps its container's command.
+    let pi = r#"{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi"}, "spec": {"backoffLimit": 4, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "pi", "image": "perl:5.34.0", "command": ["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"]}]}}}}"#;
+    let yaml = job_manifest_yaml(&parse_job_manifest(pi).unwrap());
+    assert!(
+        yaml.contains("print bpi(2000)") && yaml.contains("-Mbignum=bpi"),
+        "{yaml}"
+    );
 }
 
 #[test]

@@ -279,6 +279,29 @@ fn a_last_state_alone_is_no_pod() {
     assert!(parse_pod(&counted, KubeletVersion::V1_37).is_ok());
 }
 
+// kubectl's own error pasted instead of its output is said to be one, in
+// its words, not given a YAML reader's complaint about them.
+#[test]
+fn kubectl_errors_are_named_as_such() {
+    let err = |text: &str| parse_pod(text, KubeletVersion::V1_37).unwrap_err();
+    let forbidden = "Error from server (Forbidden): pods \"web-0\" is forbidden: User \"system:serviceaccount:default:dev\" cannot get resource \"pods\" in API group \"\" in the namespace \"shop\"\n";
+    assert_eq!(
+        err(forbidden),
+        format!(
+            "this is kubectl's error, not a pod: \"{}\"; once kubectl prints the pod, paste that",
+            forbidden.trim()
+        )
+    );
+    for (text, starts) in [
+        ("$ kubectl get pod web-0 -o yaml\nError from server (NotFound): pods \"web-0\" not found\n", "Error from server (NotFound)"),
+        ("The connection to the server localhost:8080 was refused - did you specify the right host or port?\n", "The connection to the server"),
+        ("error: the server doesn't have a resource type \"pdo\"\n", "error: the server"),
+    ] {
+        let e = err(text);
+        assert!(e.starts_with(&format!("this is kubectl's error, not a pod: \"{starts}")), "{e}");
+    }
+}
+
 #[test]
 fn what_is_not_a_pod_is_named() {
     let err = |text: &str| parse_pod(text, KubeletVersion::V1_37).unwrap_err();

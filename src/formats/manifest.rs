@@ -206,6 +206,17 @@ pub fn parse_job_manifest(text: &str) -> Result<JobManifest, String> {
         let v: Value = serde_yaml_ng::from_str(text).map_err(|e| format!("invalid YAML: {e}"))?;
         (v, "YAML")
     };
+    // Another kind is named as such, not as its fields unknown to a Job.
+    match value.get("kind").and_then(Value::as_str) {
+        Some("Job") | None => {}
+        Some("CronJob") => {
+            return Err("this is a CronJob, not a Job: paste the Job of its spec.jobTemplate (kind: Job, its spec)".into())
+        }
+        Some(kind) => {
+            let kind: String = kind.chars().take(63).collect();
+            return Err(format!("this is a {kind}, not a Job: paste a Job manifest (kind: Job, apiVersion: batch/v1)"));
+        }
+    }
     let mut unknown = vec![];
     unknown_fields(&value, &JOB, "", &mut unknown);
     if !unknown.is_empty() {

@@ -125,6 +125,10 @@ pub struct Container {
     pub restart_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restart_policy_rules: Vec<ContainerRestartRule>,
+    /// Its other fields (`command`, `args`, `env`, …) as the manifest has
+    /// them, so that a Job loaded is written back whole.
+    #[serde(flatten)]
+    pub rest: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Container {

@@ -388,11 +388,37 @@ pub fn read_pods_up_to(
             });
         }
     }
-    let read = read.and_then(refuse_nameless)?;
+    let read = read
+        .map_err(|e| kubectl_error(&text).unwrap_or(e))
+        .and_then(refuse_nameless)?;
     Ok(PodsRead {
         notes: notes.into_iter().chain(read.notes).collect(),
         ..read
     })
+}
+
+/// How kubectl words a failure instead of an output
+/// (`StandardErrorMessage`, staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go).
+const KUBECTL_ERRORS: [&str; 6] = [
+    "Error from server",
+    "error: ",
+    "The connection to the server ",
+    "Unable to connect to the server",
+    "Server returned an unexpected response",
+    "Error: ",
+];
+
+/// Where nothing was read and kubectl's own error is in the text: said so,
+/// with its first line, not as a reader's complaint about the error's words.
+fn kubectl_error(text: &str) -> Option<String> {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| KUBECTL_ERRORS.iter().any(|e| l.starts_with(e)))?;
+    let shown: String = line.chars().take(200).collect();
+    Some(format!(
+        "this is kubectl's error, not a pod: \"{shown}\"; once kubectl prints the pod, paste that"
+    ))
 }
 
 /// A reading that names no pod and no container and gives no restart count
