@@ -1233,6 +1233,46 @@ fn a_describe_as_a_bulleted_list_reads_the_same() {
     assert!(read >= 10, "{read} describes");
 }
 
+/// A describe re-indented by hand so that a state's lines (`Reason:`,
+/// `Exit Code:`, `Started:`) sit at its container's fields' indentation
+/// reads the same states: `Waiting` with its reason `CrashLoopBackOff`, not
+/// a bare `Waiting`. Every describe of the corpus whose states have lines.
+#[test]
+fn a_describe_with_its_state_lines_flattened_reads_the_same() {
+    let mut read = 0;
+    for name in fixtures() {
+        let t = text(&name);
+        let Ok(want) = reading(&t) else { continue };
+        if !matches!(want.0, Shape::Describe | Shape::DescribeContainers) {
+            continue;
+        }
+        // Each line under a container's State (six spaces or more) moved
+        // to the fields' four.
+        let flattened: String = t
+            .lines()
+            .map(|l| {
+                let body = l.trim_start_matches(' ');
+                match l.len() - body.len() {
+                    n if n >= 6 => format!("    {body}\n"),
+                    n => format!("{}{body}\n", " ".repeat(n)),
+                }
+            })
+            .collect();
+        if !flattened.contains("    Reason:") {
+            continue;
+        }
+        let got = reading(&flattened);
+        let states = |r: &Result<(Shape, Vec<Read>), String>| {
+            r.as_ref()
+                .map(|(_, rows)| rows.iter().map(|r| r.3.clone()).collect::<Vec<_>>())
+                .ok()
+        };
+        assert_eq!(states(&got), states(&Ok(want.clone())), "{name}");
+        read += 1;
+    }
+    assert!(read >= 4, "{read} describes");
+}
+
 /// A `kubectl get pods` table pasted into markdown, its statuses in bold
 /// (`**CrashLoopBackOff**`) or as a markdown table (`| web-0 | 0/1 | … |`),
 /// reads as the table: every table of the corpus.

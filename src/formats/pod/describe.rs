@@ -190,6 +190,7 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
         .all(|l| l.trim().is_empty() || !l.starts_with([' ', '\t']));
     let mut pods: Vec<PodObservation> = vec![];
     let mut notes = vec![];
+    let mut flattened_noted = false;
     let mut section = Section::Other;
     let mut block = Block::None;
     // The indentation of the current container's fields, where there is one.
@@ -445,9 +446,22 @@ pub fn read(lines: &[&str]) -> Result<(Shape, Vec<Reading>, Vec<String>), String
             // A sub-key deeper than the fields, or in a paste without indentation.
             _ => {
                 let at_field_level = !lost_indentation && field_indent.is_some_and(|f| indent <= f);
-                if at_field_level {
+                // A state's lines at its container's indentation (a paste
+                // re-indented by hand): no container field has these names,
+                // so they are the state's (`Started: True` is the container's).
+                let state_lines_flattened = at_field_level
+                    && matches!(block, Block::State | Block::Last)
+                    && (k != "Started" || time(v).is_some());
+                if at_field_level && !state_lines_flattened {
                     block = Block::None;
                     continue;
+                }
+                if state_lines_flattened && !flattened_noted {
+                    flattened_noted = true;
+                    notes.push(format!(
+                        "{}: the lines under State were at its fields' indentation: read as the state's",
+                        c.name
+                    ));
                 }
                 let target: Option<&mut Terminated> = match (block, &mut c.state) {
                     (Block::State, ObservedState::Terminated(t)) => Some(t),
