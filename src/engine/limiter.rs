@@ -421,6 +421,12 @@ fn run_over<U: Units, T: BurstTimes>(
         let k = below(if last { end + 1 } else { end }) - from;
         let here = from..from + k;
         from += k;
+        if k == 0 && inflow == zero && bucket.backlog == zero {
+            // Nothing arrives and nothing waits: the bucket only refills
+            // (most of a long cap's windows).
+            bucket.tokens = (bucket.tokens + rate * U::from(end - start)).min(bucket.burst);
+            continue;
+        }
         let known = stepped.as_ref().filter(|s| {
             repeat
                 && s.pattern.length == end - start

@@ -455,23 +455,44 @@ impl PodRequests {
     /// empty, not kept twice.
     pub fn per_window(&self, n: usize, restarts: &[u64]) -> Vec<Vec<u64>> {
         let n = n.max(1);
-        // Starts: the restarts, and the first at 0.
-        let add_starts = |to: &mut [u64]| {
-            add_windows(to, restarts, false);
-            to[0] += 1;
+        // `k` per start: the restarts, and the first at 0 (one pass).
+        let starts_times = |k: u64| {
+            let mut out = vec![0; n];
+            let m = restarts.len().min(n);
+            let (to, from) = (&mut out[..m], &restarts[..m]);
+            let mut w = 0;
+            while w < m {
+                to[w] = k * from[w];
+                w += 1;
+            }
+            out[0] += k;
+            out
         };
-        let mut scratch = vec![0; n];
-        // Adds `times` per window to `to` (or takes them off).
+        let mut scratch = vec![];
+        // Adds `times` per window to `to` (or takes them off): a few values
+        // each to its window, many counted window by window first.
         let mut add = |to: &mut [u64], times: &Times, take: bool| {
+            if times.len() < n {
+                let last = n - 1;
+                for t in times.iter() {
+                    let w = usize::try_from(t / LOAD_WINDOW_MS).map_or(last, |w| w.min(last));
+                    if take {
+                        to[w] -= 1;
+                    } else {
+                        to[w] += 1;
+                    }
+                }
+                return;
+            }
+            scratch.resize(n, 0);
             count_per_window(times, &mut scratch);
             add_windows(to, &scratch, take);
         };
         // Status: the first version, each exit and wait, and each start seen.
-        let mut status = vec![0; n];
-        status[0] = 1;
-        if self.run_ms == 0 {
-            add_starts(&mut status);
-        } else {
+        let exits_are_starts = self.run_ms == 0;
+        let mut status = starts_times(u64::from(exits_are_starts) + u64::from(self.running_seen));
+        status[0] += 1;
+        if !exits_are_starts {
             add(
                 &mut status,
                 &self.at.shifted(self.run_ms, self.horizon_ms),
@@ -482,15 +503,9 @@ impl PodRequests {
             }
         }
         add(&mut status, &self.waiting_at, false);
-        if self.running_seen {
-            add_starts(&mut status);
-        }
         // Dropped: every event emitted less those that passed (within a
         // window, never more of them).
-        let mut dropped = vec![0; n];
-        for _ in 0..EVENTS_PER_START {
-            add_starts(&mut dropped);
-        }
+        let mut dropped = starts_times(EVENTS_PER_START);
         add(&mut dropped, &self.backoff_syncs, false);
         add(&mut dropped, &self.passed, true);
         vec![

@@ -488,13 +488,11 @@ impl Timeline {
     pub fn sent_per_window(&self) -> Cow<'_, [u64]> {
         let status = &self.api.admitted_per_window;
         match &self.event_api {
-            Some(events) => Cow::Owned(
-                status
-                    .iter()
-                    .zip(&events.admitted_per_window)
-                    .map(|(a, e)| a + e)
-                    .collect(),
-            ),
+            Some(events) => {
+                let mut sent = status.clone();
+                add_windows(&mut sent, &events.admitted_per_window, false);
+                Cow::Owned(sent)
+            }
             None => Cow::Borrowed(status),
         }
     }
@@ -713,8 +711,17 @@ fn add_group_load(
     } else {
         (low + 1, lows)
     };
-    let busy = own.iter().filter(|&&c| c > 0).count();
-    if busy * width <= n * (others + 2) {
+    let busy = || own.iter().filter(|&&c| c > 0).count();
+    if let [pods] = counts {
+        // Lockstep: the pod's windows times its pods, window by window.
+        let m = own.len().min(n);
+        let (to, own) = (&mut per_window[..m], &own[..m]);
+        let mut w = 0;
+        while w < m {
+            to[w] += pods * own[w];
+            w += 1;
+        }
+    } else if busy() * width <= n * (others + 2) {
         // Few busy windows (a long cap): each spreads over the offsets.
         for (m, &o) in own.iter().enumerate().filter(|&(_, &o)| o > 0) {
             for (slot, &c) in per_window[m..].iter_mut().zip(counts) {
@@ -1015,15 +1022,20 @@ pub(crate) fn count_per_window(times: &Times, own: &mut [u64]) {
 /// `from` added to `to` (or taken off), window by window: indexed in a
 /// plain loop, which opt-level "z" keeps free of calls.
 pub(crate) fn add_windows(to: &mut [u64], from: &[u64], take: bool) {
+    // Both cut to one length, so that no index is checked.
     let n = to.len().min(from.len());
+    let (to, from) = (&mut to[..n], &from[..n]);
     let mut w = 0;
-    while w < n {
-        if take {
+    if take {
+        while w < n {
             to[w] -= from[w];
-        } else {
-            to[w] += from[w];
+            w += 1;
         }
-        w += 1;
+    } else {
+        while w < n {
+            to[w] += from[w];
+            w += 1;
+        }
     }
 }
 
