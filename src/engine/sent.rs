@@ -24,11 +24,9 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// The first `windows` of what was offered and what was admitted.
-    fn over(offered: &[&[u64]], admitted: &[u64], windows: usize) -> Self {
-        let total = |list: &[u64]| list.iter().take(windows).sum::<u64>() as i64;
-        let offered = offered.iter().map(|l| total(l)).sum();
-        let sent = total(admitted);
+    /// `offered` over the first `windows`, and what was admitted in them.
+    fn over(offered: i64, admitted: &[u64], windows: usize) -> Self {
+        let sent = admitted.iter().take(windows).sum::<u64>() as i64;
         Self {
             offered,
             sent,
@@ -114,30 +112,40 @@ impl NodeRequests {
 /// client was offered, what its limiter let through (sent) and what still
 /// waited at the end.
 pub fn node_requests(t: &Timeline, windows: usize) -> NodeRequests {
-    match (&t.requests, &t.event_api) {
-        (Some(r), Some(events)) => {
-            let client = |a: Kind, b: Kind| [r.windows(a), r.windows(b)];
+    let kinds = t.requests.as_ref().map(|r| r.totals(windows));
+    node_requests_of(t, windows, kinds.as_ref())
+}
+
+/// `node_requests`, the kinds' totals over those windows already summed
+/// (`RequestsTimeline::totals`).
+pub fn node_requests_of(
+    t: &Timeline,
+    windows: usize,
+    kinds: Option<&RequestsByKind>,
+) -> NodeRequests {
+    match (kinds, &t.event_api) {
+        (Some(k), Some(events)) => {
+            let client = |a: Kind, b: Kind| k.get(a) + k.get(b);
             NodeRequests::of(
                 Delivery::over(
-                    &client(Kind::GetPods, Kind::PatchPodStatus),
+                    client(Kind::GetPods, Kind::PatchPodStatus),
                     &t.api.admitted_per_window,
                     windows,
                 ),
                 Some(Delivery::over(
-                    &client(Kind::PostEvents, Kind::PatchEvents),
+                    client(Kind::PostEvents, Kind::PatchEvents),
                     &events.admitted_per_window,
                     windows,
                 )),
             )
         }
-        _ => NodeRequests::of(
-            Delivery::over(
-                &[&t.node_requests_per_window],
-                &t.api.admitted_per_window,
-                windows,
-            ),
-            None,
-        ),
+        _ => {
+            let offered = t.node_requests_per_window.iter().take(windows).sum::<u64>();
+            NodeRequests::of(
+                Delivery::over(offered as i64, &t.api.admitted_per_window, windows),
+                None,
+            )
+        }
     }
 }
 

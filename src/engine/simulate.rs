@@ -560,13 +560,14 @@ impl Counts {
         pod_offered: Option<RequestsByKind>,
         windows: usize,
     ) -> Self {
+        let kinds = t.requests.as_ref().map(|r| r.totals(windows));
         Self {
             restarts_per_pod: per_pod as i64,
             restarts_per_node: per_node as i64,
             requests_offered_per_pod: pod_offered
                 .map_or((per_pod * t.requests_per_restart) as i64, |k| k.offered()),
-            node_requests: sent::node_requests(t, windows),
-            requests_by_kind: t.requests.as_ref().map(|r| r.totals(windows)),
+            node_requests: sent::node_requests_of(t, windows, kinds.as_ref()),
+            requests_by_kind: kinds,
         }
     }
 
