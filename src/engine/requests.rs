@@ -39,7 +39,9 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::KubeletVersion;
-use super::simulate::{add_windows, count_per_window, per_window, Restarts, LOAD_WINDOW_MS};
+use super::simulate::{
+    add_windows, count_per_window, per_window, window_of, Restarts, LOAD_WINDOW_MS,
+};
 use super::times::Times;
 
 /// The spam filter's bucket: `defaultSpamBurst`.
@@ -475,7 +477,7 @@ impl PodRequests {
             if times.len() < n {
                 let last = n - 1;
                 for t in times.iter() {
-                    let w = usize::try_from(t / LOAD_WINDOW_MS).map_or(last, |w| w.min(last));
+                    let w = window_of(t, last);
                     if take {
                         to[w] -= 1;
                     } else {

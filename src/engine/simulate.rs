@@ -961,6 +961,12 @@ pub(crate) fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
     own
 }
 
+/// The load window `t` falls in, of windows up to `last` (which takes any
+/// later time).
+pub(crate) fn window_of(t: Ms, last: usize) -> usize {
+    usize::try_from(t / LOAD_WINDOW_MS).map_or(last, |w| w.min(last))
+}
+
 /// Writes the values in each load window to `own` (the last takes any
 /// later ones). Fewer values than windows (a long cap, the events sent) are
 /// each put in their window. Otherwise each window counts on from where the
@@ -975,8 +981,7 @@ pub(crate) fn count_per_window(times: &Times, own: &mut [u64]) {
     };
     if times.len() < own.len() {
         for t in times.iter() {
-            let w = usize::try_from(t / LOAD_WINDOW_MS).map_or(last, |w| w.min(last));
-            own[w] += 1;
+            own[window_of(t, last)] += 1;
         }
         return;
     }
