@@ -240,11 +240,11 @@ fn main() {
         measure(&format!("simulate, kubelet requests: {name}"), || {
             black_box(simulate(black_box(&s)));
         });
-        let runs = crashloop_explorer::engine::simulate::pod_runs(&s);
+        let runs = crashloop_explorer::engine::pod_runs(&s);
         measure(
             &format!("  node timeline from the runs, kubelet: {name}"),
             || {
-                black_box(crashloop_explorer::engine::simulate::node_timeline(
+                black_box(crashloop_explorer::engine::node_timeline(
                     black_box(&s),
                     &runs,
                 ));
@@ -253,11 +253,11 @@ fn main() {
     }
     let worst = scenario(25, 1_000, 86_400_000, 250);
     measure("  pod runs: 24 h, 1 s cap (no band)", || {
-        black_box(crashloop_explorer::engine::simulate::pod_runs_unbanded(
+        black_box(crashloop_explorer::engine::runs::pod_runs_unbanded(
             black_box(&worst),
         ));
     });
-    let worst_runs = crashloop_explorer::engine::simulate::pod_runs(&worst);
+    let worst_runs = crashloop_explorer::engine::pod_runs(&worst);
     {
         // The limiter alone: 250 pods × 2 requests every second for a day,
         // with and without a spread group's flow.
@@ -284,7 +284,7 @@ fn main() {
     measure(
         "  node timeline from the runs: 24 h, 1 s cap, 250 pods",
         || {
-            black_box(crashloop_explorer::engine::simulate::node_timeline(
+            black_box(crashloop_explorer::engine::node_timeline(
                 black_box(&worst),
                 &worst_runs,
             ));

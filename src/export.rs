@@ -7,7 +7,8 @@ use crate::chart::{ChartData, Kind, MeasureText, Measured};
 use crate::engine::config::KubeletConfig;
 use crate::engine::duration::{format_count, format_human_ms};
 use crate::engine::sent::load_window;
-use crate::engine::simulate::{Counts, Summary, FIRST_MINUTES_MS};
+use crate::engine::windows::FIRST_MINUTES_MS;
+use crate::engine::{Counts, Summary};
 use crate::engine::{
     Exploration, Timeline, KUBELET_CRASH_LOOP_BACK_OFF_MAX,
     REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY,

@@ -8,10 +8,12 @@ use crashloop_explorer::engine::duration::{parse_go_duration, rounded};
 use crashloop_explorer::engine::job::{
     run_job, Attempt, ConditionType, FailureScript, JobManifest, MAX_PODS,
 };
+use crashloop_explorer::engine::node::Offsets;
 use crashloop_explorer::engine::pod::{diagnose, NodeAssumption};
 use crashloop_explorer::engine::simulate::{
-    pod_restarts_gc, pod_restarts_stepwise, Offsets, PodRun, HOUSEKEEPING_MS, LOAD_WINDOW_MS,
+    pod_restarts_gc, pod_restarts_stepwise, PodRun, HOUSEKEEPING_MS,
 };
+use crashloop_explorer::engine::windows::LOAD_WINDOW_MS;
 use crashloop_explorer::engine::{
     explore, node_timeline, pod_runs, simulate, Group, PodRuns, RequestKind, Requeue, RunningSeen,
     Scenario, ScenarioSpec, Semantics, Times,

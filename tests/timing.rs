@@ -2,11 +2,11 @@
 //! limiter on a node, and schedule curves.
 #![cfg(not(target_arch = "wasm32"))]
 
+use crashloop_explorer::engine::node::Offsets;
 use crashloop_explorer::engine::requests::PodRequests;
 use crashloop_explorer::engine::restart_rules::ContainerRestartRule;
-use crashloop_explorer::engine::simulate::{
-    pod_restarts, pod_restarts_gc, Offsets, PodRun, LOAD_WINDOW_MS,
-};
+use crashloop_explorer::engine::simulate::{pod_restarts, pod_restarts_gc, PodRun};
+use crashloop_explorer::engine::windows::LOAD_WINDOW_MS;
 use crashloop_explorer::engine::{
     simulate, EffectiveBackoff, ExitKind, Group, KubeletVersion, RequestKind, Requeue,
     RestartPolicy, Scenario, ScenarioSpec, Semantics,

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use crate::engine::cluster::{node_series, NodeSeries};
-use crate::engine::simulate::{jitter_band, pod_runs_unbanded, wants_band};
+use crate::engine::runs::{jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{node_timeline, pod_runs, PodKey, PodRuns, Scenario, Timeline};
 
 /// Pod runs already made, by what they depend on: a slider that only changes

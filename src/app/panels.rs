@@ -20,7 +20,7 @@ use crate::engine::duration::{format_count, format_go_duration_ms, format_human_
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::MAX_RULE_EXIT_CODES;
 use crate::engine::scenario::{EXIT_CODE_RANGE, MAX_GROUPS, PODS_RANGE};
-use crate::engine::simulate::FIRST_MINUTES_MS;
+use crate::engine::windows::FIRST_MINUTES_MS;
 use crate::engine::{
     ConfigError, Counts, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
     RequestKind, Requeue, RestartPolicy, RunningSeen, Semantics, Summary,

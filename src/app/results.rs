@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::cache::RunCache;
 use super::later::Later;
-use crate::engine::simulate::exploration;
+use crate::engine::explore::exploration;
 use crate::engine::{Exploration, PodRuns, Scenario, Timeline};
 
 /// What the app shows for a compared scenario.

@@ -16,8 +16,8 @@ use crate::engine::config::{DEFAULT_INITIAL_MS, DEFAULT_MAX_MS};
 use crate::engine::presets::presets;
 use crate::engine::restart_rules::ContainerRestartRule;
 use crate::engine::rng::{Rng, SplitMix64};
+use crate::engine::runs::wants_band;
 use crate::engine::scenario::HORIZON_RANGE_MS;
-use crate::engine::simulate::wants_band;
 use crate::engine::{
     resolve, ConfigError, EffectiveBackoff, ExitKind, Group, KubeletConfig, KubeletVersion, Ms,
     PodRuns, Requeue, RestartPolicy, RunningSeen, Scenario, ScenarioError, ScenarioSpec, Semantics,
@@ -501,7 +501,7 @@ pub const GATES: [&str; 2] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::simulate::pod_runs_unbanded;
+    use crate::engine::runs::pod_runs_unbanded;
     use crate::engine::Timeline;
 
     // A pods move makes no node: the live one against today's default and
@@ -543,7 +543,7 @@ mod tests {
                 .find(|p| p.label == c.label)
                 .map(|p| p.apply(&moved.inputs.spec));
             let s = Scenario::try_from(preset.unwrap_or_default()).unwrap_or_default();
-            let expected = crate::engine::simulate::node_timeline(&s, &pod_runs_unbanded(&s));
+            let expected = crate::engine::node_timeline(&s, &pod_runs_unbanded(&s));
             assert_eq!(deferred.get(), &expected, "{}", c.label);
             assert_eq!(deferred.get().pods, 30);
             assert!(deferred.made());

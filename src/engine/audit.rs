@@ -11,10 +11,11 @@ use super::config::{
 };
 use super::duration::format_go_duration_ms;
 use super::job::{run_job, FailureScript, JobInputs, JobManifest, DEFAULT_HORIZON_MS};
+use super::node::{simulate, Timeline};
 use super::requests::RunningSeen;
 use super::scenario::{Requeue, Scenario, ScenarioSpec};
-use super::simulate::{restarts_in_windows, simulate, Timeline, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 use super::times::Times;
+use super::windows::{restarts_in_windows, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -18,11 +18,13 @@ use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::{format_count, format_go_duration_ms};
 use super::limiter::ApiLoad;
+use super::node::node_timeline;
 use super::presets::Preset;
 use super::requests::RequestsByKind;
+use super::runs::pod_runs_unbanded;
 use super::scenario::{Scenario, ScenarioSpec};
 use super::sent::{self, NodeRequests};
-use super::simulate::{node_timeline, pod_runs_unbanded, LOAD_WINDOW_MS};
+use super::windows::LOAD_WINDOW_MS;
 use super::{KUBELET_CRASH_LOOP_BACK_OFF_MAX, REDUCE_DEFAULT_CRASH_LOOP_BACK_OFF_DECAY};
 
 /// SIG Scalability's tested envelope.

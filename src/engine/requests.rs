@@ -39,10 +39,9 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::KubeletVersion;
-use super::simulate::{
-    add_windows, count_per_window, per_window, window_of, Restarts, LOAD_WINDOW_MS,
-};
+use super::simulate::Restarts;
 use super::times::Times;
+use super::windows::{add_windows, count_per_window, per_window, window_of, LOAD_WINDOW_MS};
 
 /// The spam filter's bucket: `defaultSpamBurst`.
 pub const SPAM_BURST: u64 = 25;

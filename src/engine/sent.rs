@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
+use super::node::Timeline;
 use super::requests::{Kind, RequestsByKind};
-use super::simulate::Timeline;
 
 /// One client's requests over a span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
