@@ -18,7 +18,7 @@ use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::{format_count, format_go_duration_ms};
 use super::limiter::ApiLoad;
-use super::node::node_timeline;
+use super::node::{node_timeline, Timeline};
 use super::presets::Preset;
 use super::requests::RequestsByKind;
 use super::runs::pod_runs_unbanded;
@@ -230,15 +230,31 @@ fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
     }
 }
 
-/// One node's admitted `/pods` requests per window, and whether its
-/// client rate limiter binds: all a class needs of its node. `Eq`, so that
-/// comparing two `Rc`s of one series (a state kept from move to move)
-/// stops at their address instead of reading a day's windows.
+/// One node's admitted `/pods` requests per window, and whether either of
+/// its clients' rate limiters binds: all the sweep reads of a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeSeries {
+pub struct NodeSent {
     /// Both clients' (status and events) requests sent.
     pub sent_per_window: Vec<u64>,
     pub limiter_binds: bool,
+}
+
+/// A node's timeline as the sweep reads it.
+fn node_sent(t: &Timeline) -> NodeSent {
+    let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
+    NodeSent {
+        limiter_binds: binds(&t.api) || t.event_api.as_ref().is_some_and(binds),
+        sent_per_window: t.sent_per_window().into_owned(),
+    }
+}
+
+/// One node's sent series, with its requests over the horizon: all a class
+/// needs of its node. `Eq`, so that comparing two `Rc`s of one series (a
+/// state kept from move to move) stops at their address instead of reading
+/// a day's windows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSeries {
+    pub sent: NodeSent,
     /// Over the horizon.
     pub requests: NodeRequests,
     pub by_kind: Option<RequestsByKind>,
@@ -247,13 +263,11 @@ pub struct NodeSeries {
 /// A class's node run through the kubelet model.
 pub fn node_series(s: &Scenario) -> NodeSeries {
     let t = node_timeline(s, &pod_runs_unbanded(s));
-    let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
-    let limiter_binds = binds(&t.api) || t.event_api.as_ref().is_some_and(binds);
+    let by_kind = t.requests.as_ref().map(|r| r.totals(usize::MAX));
     NodeSeries {
-        limiter_binds,
-        sent_per_window: t.sent_per_window().into_owned(),
-        requests: sent::node_requests(&t, usize::MAX),
-        by_kind: t.requests.as_ref().map(|r| r.totals(usize::MAX)),
+        sent: node_sent(&t),
+        requests: sent::node_requests_of(&t, usize::MAX, by_kind.as_ref()),
+        by_kind,
     }
 }
 
@@ -286,9 +300,8 @@ fn spreads(cluster: &Cluster) -> Vec<usize> {
 }
 
 /// The windows the classes' series take, spreads included.
-fn span(series: &[Rc<NodeSeries>], spreads: &[usize]) -> usize {
+fn span<'a>(series: impl Iterator<Item = &'a NodeSent>, spreads: &[usize]) -> usize {
     series
-        .iter()
         .zip(spreads)
         .map(|(t, s)| t.sent_per_window.len() + s.saturating_sub(1))
         .max()
@@ -300,11 +313,11 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
     let api = &cluster.api_server;
     let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
     let spreads = spreads(cluster);
-    let len = span(timelines, &spreads);
+    let len = span(timelines.iter().map(|t| &t.sent), &spreads);
     let mut total = vec![0u64; len];
     let mut classes = vec![];
     for ((c, t), &spread) in cluster.node_classes.iter().zip(timelines).zip(&spreads) {
-        let series = spread_sum(&t.sent_per_window, c.nodes, spread, len);
+        let series = spread_sum(&t.sent.sent_per_window, c.nodes, spread, len);
         for (slot, r) in total.iter_mut().zip(&series) {
             *slot += r;
         }
@@ -313,9 +326,9 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
             nodes: c.nodes,
             peak_requests_per_second: per_s(series.iter().copied().max().unwrap_or(0)),
             node_peak_requests_per_second: per_s(
-                t.sent_per_window.iter().copied().max().unwrap_or(0),
+                t.sent.sent_per_window.iter().copied().max().unwrap_or(0),
             ),
-            limiter_binds: t.limiter_binds,
+            limiter_binds: t.sent.limiter_binds,
             requests: t.requests.times(i64::from(c.nodes)),
             requests_by_kind: t
                 .by_kind
@@ -518,7 +531,7 @@ pub fn sweep(cluster: &Cluster, reduce: bool) -> Sweep {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SweepNodes {
     pub reduce_default_decay: bool,
-    pub per_value: Vec<(Ms, Vec<Rc<NodeSeries>>)>,
+    pub per_value: Vec<(Ms, Vec<Rc<NodeSent>>)>,
 }
 
 /// Runs every class's node at every candidate value (classes alike run once).
@@ -526,7 +539,7 @@ pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
     let per_value = candidate_values()
         .into_iter()
         .map(|max| {
-            let mut ran: Vec<(Scenario, Rc<NodeSeries>)> = vec![];
+            let mut ran: Vec<(Scenario, Rc<NodeSent>)> = vec![];
             let series = cluster
                 .node_classes
                 .iter()
@@ -535,7 +548,7 @@ pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
                     if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
                         return done.clone();
                     }
-                    let done = Rc::new(node_series(&s));
+                    let done = Rc::new(node_sent(&node_timeline(&s, &pod_runs_unbanded(&s))));
                     ran.push((s, done.clone()));
                     done
                 })
@@ -563,7 +576,7 @@ pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
         .iter()
         .map(|(max, series)| {
             total.clear();
-            total.resize(span(series, &spreads), 0);
+            total.resize(span(series.iter().map(|t| &**t), &spreads), 0);
             for ((c, t), &spread) in cluster.node_classes.iter().zip(series).zip(&spreads) {
                 spread_add(&t.sent_per_window, c.nodes, spread, &mut total);
             }
