@@ -70,6 +70,9 @@ function installAfterPaint() {
 async function firstChart(page) {
   return page.evaluate(async () => {
     const inked = () => {
+      // Shown: the page's app is drawn out of sight until its first
+      // render's steps are done.
+      if (document.querySelector("#app-root.building")) return false;
       const c = document.querySelector("canvas");
       if (!c || !c.width) return false;
       const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;

@@ -98,7 +98,8 @@ async function smoke() {
   };
   // A chart out of sight waits to be drawn until it comes near: brought
   // into view first, as a reader scrolling to it would.
-  const inked = `const c = document.querySelector(arguments[0]);
+  const inked = `if (document.querySelector("#app-root.building")) return false;
+    const c = document.querySelector(arguments[0]);
     if (!c || !c.width) return false;
     c.scrollIntoView({ block: "center" });
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;

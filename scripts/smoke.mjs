@@ -29,6 +29,9 @@ async function open(query) {
 // view first, as a reader scrolling to it would.
 async function inked(page, selector) {
   await page.waitForFunction((sel) => {
+    // Shown: the page's app is drawn out of sight until its first render's
+    // steps are done.
+    if (document.querySelector("#app-root.building")) return false;
     const c = document.querySelector(sel);
     if (!c || !c.width) return false;
     c.scrollIntoView({ block: "center" });

@@ -43,6 +43,64 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// Charts' first drawings, in the order asked: a frame makes them until
+    /// `FIRST_DRAWINGS_MS` have gone, and the rest wait for the next frame.
+    static FIRST: std::cell::RefCell<Vec<(HtmlCanvasElement, Drawing)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// A frame is asked for the first drawings.
+    static FIRST_ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// What one frame spends on charts' first drawings before it leaves the
+/// rest to the next: the page's four charts drawn in the frame after it
+/// mounted were one task of about 80 ms on a phone's CPU (Lighthouse's 4 ×
+/// slowed), over the 50 ms that blocks input. A move's redrawing is not held
+/// back: it paints in one frame.
+const FIRST_DRAWINGS_MS: f64 = 8.0;
+
+/// Queues `canvas`'s first drawing (`None`: takes it off the queue). The
+/// canvas is `aria-busy` while it waits.
+fn set_first(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
+    FIRST.with_borrow_mut(|q| {
+        q.retain(|(c, _)| c != canvas);
+        if let Some(draw) = draw {
+            let _ = canvas.set_attribute("aria-busy", "true");
+            q.push((canvas.clone(), draw));
+        } else {
+            let _ = canvas.remove_attribute("aria-busy");
+        }
+    });
+    ask_first_frame();
+}
+
+fn ask_first_frame() {
+    if FIRST_ASKED.get() || FIRST.with_borrow(Vec::is_empty) {
+        return;
+    }
+    use wasm_bindgen::JsCast;
+    let frame = wasm_bindgen::closure::Closure::once_into_js(first_drawings);
+    let asked = web_sys::window()
+        .and_then(|w| w.request_animation_frame(frame.unchecked_ref()).ok())
+        .is_some();
+    FIRST_ASKED.set(asked);
+}
+
+/// A frame's first drawings, until the budget is spent.
+fn first_drawings() {
+    FIRST_ASKED.set(false);
+    let start = js_sys::Date::now();
+    while js_sys::Date::now() - start < FIRST_DRAWINGS_MS {
+        let Some((canvas, draw)) = FIRST.with_borrow_mut(|q| (!q.is_empty()).then(|| q.remove(0)))
+        else {
+            break;
+        };
+        let _ = canvas.remove_attribute("aria-busy");
+        draw();
+    }
+    ask_first_frame();
+}
+
 /// Sets `canvas`'s waiting drawing (`None`: none waits any more).
 fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
     WAITING.with_borrow_mut(|w| {
@@ -56,10 +114,15 @@ fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
 /// Draws `canvas`'s chart now if its drawing waits: before its pixels are
 /// read (a PNG download) or printed, so that they are the chart's as it stands.
 pub fn draw_now(canvas: &HtmlCanvasElement) {
-    let waiting = WAITING.with_borrow_mut(|w| {
+    let take = |w: &mut Vec<(HtmlCanvasElement, Drawing)>| {
         let i = w.iter().position(|(c, _)| c == canvas)?;
-        Some(w.swap_remove(i).1)
-    });
+        Some(w.remove(i).1)
+    };
+    let first = FIRST.with_borrow_mut(take);
+    if first.is_some() {
+        let _ = canvas.remove_attribute("aria-busy");
+    }
+    let waiting = first.or_else(|| WAITING.with_borrow_mut(take));
     if let Some(draw) = waiting {
         draw();
     }
@@ -481,6 +544,8 @@ pub fn Chart(p: &ChartProps) -> Html {
     // the first reports, it is both.
     let near = use_mut_ref(|| true);
     let in_sight = use_mut_ref(|| true);
+    // Whether it has been drawn yet: a first drawing waits its turn.
+    let drawn = use_mut_ref(|| false);
     {
         let (figure, canvas) = (figure.clone(), canvas.clone());
         let flags = [
@@ -518,7 +583,8 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let (canvas, chart, dark, axes) = (canvas.clone(), p.chart, p.dark, axes.clone());
-        let (state, near, in_sight) = (state.clone(), near.clone(), in_sight.clone());
+        let (state, near, in_sight, drawn) =
+            (state.clone(), near.clone(), in_sight.clone(), drawn.clone());
         // In sight, drawn at the next animation frame: inputs that arrive
         // within one frame cost one drawing. Near sight, it waits for the
         // controls to rest (a drag does not pay for a chart nobody sees,
@@ -526,8 +592,11 @@ pub fn Chart(p: &ChartProps) -> Html {
         // to come near.
         use_effect_with(inputs, move |_| {
             let element = canvas.cast::<HtmlCanvasElement>();
+            let element_left = element.clone();
             let (near, in_sight) = (*near.borrow(), *in_sight.borrow());
+            let first = !*drawn.borrow();
             let draw: Drawing = Rc::new(move || {
+                *drawn.borrow_mut() = true;
                 draw_chart(
                     &canvas,
                     chart,
@@ -543,6 +612,11 @@ pub fn Chart(p: &ChartProps) -> Html {
                     set_waiting(&c, Some(draw));
                     (None, near.then(|| after_rest(move || draw_now(&c))))
                 }
+                Some(c) if first => {
+                    set_waiting(&c, None);
+                    set_first(&c, Some(draw));
+                    (None, None)
+                }
                 _ => {
                     if let Some(c) = &element {
                         set_waiting(c, None);
@@ -551,7 +625,12 @@ pub fn Chart(p: &ChartProps) -> Html {
                 }
             };
             // Dropping the handles cancels a drawing not yet done.
-            move || drop((frame, rest))
+            move || {
+                drop((frame, rest));
+                if let (true, Some(c)) = (first, element_left) {
+                    set_first(&c, None);
+                }
+            }
         });
     }
     let onpointermove = {

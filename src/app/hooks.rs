@@ -419,3 +419,21 @@ pub fn use_caught_up(newest: Figures, sight: Option<NodeRef>) -> (Figures, bool)
     let value = shown.borrow().clone();
     (value, behind)
 }
+
+/// The first render in steps, one a task: the step reached, 0 to `last`.
+/// The page's first render at once was one task of about 170 ms on a
+/// phone's CPU (Lighthouse's 4 × slowed), over the 50 ms that blocks input;
+/// each step is a part of it, and the browser may answer input and paint
+/// between them.
+#[hook]
+pub fn use_first_render_steps(last: u8) -> u8 {
+    let step = use_state_eq(|| 0u8);
+    {
+        let step = step.clone();
+        use_effect_with(*step, move |&now| {
+            let next = (now < last).then(|| Timeout::new(0, move || step.set(now + 1)));
+            move || drop(next)
+        });
+    }
+    *step
+}

@@ -48,9 +48,6 @@ pub fn start() {
     // The first view drawn at build time gives way to the live one; the
     // page's header stays. Yew empties the element it mounts in, so the app
     // gets one of its own rather than <body>.
-    if let Some(pre) = document.get_element_by_id(crate::export::PRERENDER_ID) {
-        pre.remove();
-    }
     let static_header = document
         .query_selector("header.page-header")
         .ok()
@@ -60,14 +57,21 @@ pub fn start() {
         return;
     };
     root.set_id(APP_ROOT_ID);
+    // Out of sight and out of the flow while its first render's steps run
+    // (`App` shows it in the prerender's place when they are done).
+    root.set_class_name(BUILDING);
     let _ = body.append_child(&root);
-    mount_props(
-        root,
-        AppProps {
-            static_header,
-            ..AppProps::default()
-        },
-    );
+    // In a task of its own, after the one that instantiated the wasm.
+    gloo_timers::callback::Timeout::new(0, move || {
+        mount_props(
+            root,
+            AppProps {
+                static_header,
+                ..AppProps::default()
+            },
+        );
+    })
+    .forget();
 }
 
 /// The cluster watch's panel: a link ending in `#live` opens it at once.
@@ -77,6 +81,26 @@ fn live_asked() -> bool {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .is_some_and(|h| h.trim_start_matches('#') == LIVE_ID)
+}
+
+/// The page's first render's steps after the first (`App`).
+const FIRST_RENDER_STEPS: u8 = 5;
+
+/// The class of the page's app's element while its first render's steps run.
+const BUILDING: &str = "building";
+
+/// The first render done: the page's app takes the prerendered view's place
+/// in one change, as it did when it rendered at once.
+fn built() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(pre) = document.get_element_by_id(crate::export::PRERENDER_ID) {
+        pre.remove();
+    }
+    if let Some(root) = document.get_element_by_id(APP_ROOT_ID) {
+        let _ = root.class_list().remove_1(BUILDING);
+    }
 }
 
 /// The element the page's app is mounted in.
@@ -558,6 +582,15 @@ pub fn App(props: &AppProps) -> Html {
             .0
             .inputs
     });
+    // The first render in steps (`hooks::use_first_render_steps`): the
+    // page's frame, the answer, the controls in two, the charts below it,
+    // the rest.
+    let step = hooks::use_first_render_steps(FIRST_RENDER_STEPS);
+    use_effect_with(step == FIRST_RENDER_STEPS, |&done| {
+        if done {
+            built();
+        }
+    });
     if core.page.embed {
         return core.embed_view::<App>(app_url);
     }
@@ -590,14 +623,20 @@ pub fn App(props: &AppProps) -> Html {
     let body = match *view {
         View::CrashLoop => html! {
             <>
-                <Headline state={state.clone()} />
+                if step >= 1 {
+                    <Headline state={state.clone()} />
+                }
                 <div class="layout">
                     <div class="controls">
-                        <KubeletPanel<App> state={state.clone()} slice={kubelet_slice(&state)} />
-                        <CurvePanel<App> state={state.clone()} slice={curve_slice(&state)} />
-                        <TimingPanel state={state.clone()} slice={timing_slice(&state)} />
-                        <WorkloadPanel<App> state={state.clone()} slice={workload_slice(&state)} />
-                        <ApiPanel<App> state={state.clone()} slice={api_slice(&state)} />
+                        if step >= 2 {
+                            <KubeletPanel<App> state={state.clone()} slice={kubelet_slice(&state)} />
+                            <CurvePanel<App> state={state.clone()} slice={curve_slice(&state)} />
+                            <TimingPanel state={state.clone()} slice={timing_slice(&state)} />
+                        }
+                        if step >= 3 {
+                            <WorkloadPanel<App> state={state.clone()} slice={workload_slice(&state)} />
+                            <ApiPanel<App> state={state.clone()} slice={api_slice(&state)} />
+                        }
                         if let Some(msg) = error {
                             <p class="error" role="alert" id="scenario-error">{ msg }</p>
                         }
@@ -611,30 +650,38 @@ pub fn App(props: &AppProps) -> Html {
                             <LazyDetails part={Part::Live} id={LIVE_ID} open={live_open} link={(*pod_part_link).clone()} dark={dark}
                                 summary={html! { <h2 id="h-live">{"Watch this cluster"}</h2> }} on_message={explore_pod} />
                         </section>
-                        <ComparePanel state={state.clone()} />
-                        <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
-                        { gc_note(state.gc_restarts()) }
+                        if step >= 1 {
+                            <ComparePanel state={state.clone()} />
+                            <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
+                            { gc_note(state.gc_restarts()) }
+                        }
                         if let Some(m) = state.inputs.marker_ms {
                             <p class="note" id="marker-note">{ format!("The red dashed line marks the diagnosed pod at {} old (its restarts before it are this model's, from the observed crash interval). ", crate::engine::duration::format_human_ms(m)) }
                                 <button type="button" id="clear-marker" onclick={{ let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMarker)) }}>{"Clear the marker"}</button></p>
                         }
-                        <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
-                        <Chart chart={charts::DELAYS} state={state.clone()} dark={dark} />
-                        <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
-                        <Chart chart={charts::WINDOWS} state={state.clone()} dark={dark} />
-                        <SummaryTable state={state.clone()} />
-                        <CompareTable state={state.clone()} />
-                        <section class="panel exports" aria-labelledby="h-exports">
-                            <LazyDetails part={Part::Export} id="exports" link={query.clone()} dark={dark}
-                                summary={html! { <h2 id="h-exports">{"Export: CSV, SVG, PNG and the configuration to deploy"}</h2> }} on_message={draw_chart} />
-                        </section>
+                        if step >= 4 {
+                            <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
+                            <Chart chart={charts::DELAYS} state={state.clone()} dark={dark} />
+                            <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
+                            <Chart chart={charts::WINDOWS} state={state.clone()} dark={dark} />
+                        }
+                        if step >= FIRST_RENDER_STEPS {
+                            <SummaryTable state={state.clone()} />
+                            <CompareTable state={state.clone()} />
+                            <section class="panel exports" aria-labelledby="h-exports">
+                                <LazyDetails part={Part::Export} id="exports" link={query.clone()} dark={dark}
+                                    summary={html! { <h2 id="h-exports">{"Export: CSV, SVG, PNG and the configuration to deploy"}</h2> }} on_message={draw_chart} />
+                            </section>
+                        }
                         <p class="fineprint">{"Requests: the kubelet model's from its code (a GET and a PATCH per status version, events after client-go's spam filter), the KEP model's as many per restart as set above. Lockstep pods crash together, as KEP-4603 assumes. \"First 5 min\" counts restarts at or before 300 s and requests before it; everything counts before the horizon."}</p>
                     </section>
                 </div>
-                <section class="audit" aria-labelledby="h-audit">
-                    <LazyDetails part={Part::Audit} id="audit" link="" dark={dark}
-                        summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
-                </section>
+                if step >= FIRST_RENDER_STEPS {
+                    <section class="audit" aria-labelledby="h-audit">
+                        <LazyDetails part={Part::Audit} id="audit" link="" dark={dark}
+                            summary={html! { <h2 id="h-audit">{"KEP claims audit: every number recomputed"}</h2> }} on_message={load_claim} />
+                    </section>
+                }
                 <Announce state={state.clone()} />
             </>
         },
