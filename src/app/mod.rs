@@ -127,7 +127,7 @@ pub fn mount_props(root: Element, props: AppProps) -> yew::AppHandle<App> {
     yew::Renderer::<App>::with_root_and_props(root, props).render()
 }
 
-#[derive(Properties, PartialEq, Default)]
+#[derive(Properties, PartialEq, Default, Clone)]
 pub struct AppProps {
     /// A link's query string to start from; unset, the page's own (kept in sync).
     #[prop_or_default]
@@ -501,8 +501,18 @@ impl Root for EmbedApp {
     const STYLESHEET: &'static str = crate::style::ELEMENT_STYLESHEET;
 }
 
+/// The full app. Its state and first render wait a task of their own
+/// (`hooks::use_first_render_steps`), after the one that starts the renderer.
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
+    if hooks::use_first_render_steps(1) == 0 {
+        return html! {};
+    }
+    html! { <FullApp ..props.clone() /> }
+}
+
+#[function_component]
+fn FullApp(props: &AppProps) -> Html {
     let core = use_core::<App>(props);
     let state = core.state.clone();
     let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
