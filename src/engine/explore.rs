@@ -12,7 +12,7 @@ use super::requests::{RequestsByKind, RequestsTimeline};
 use super::runs::{pod_runs, PodRuns};
 use super::scenario::Scenario;
 use super::sent::{self, NodeRequests};
-use super::windows::{FIRST_MINUTES_MS, LOAD_WINDOW_MS};
+use super::windows::{peak_and_busy, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 
 /// Restarts and requests, per pod and for the node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -95,15 +95,13 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(t: &Timeline) -> Self {
-        let peak = |v: &[u64]| v.iter().copied().max().unwrap_or(0) as i64;
+        let peak = |v: &[u64]| peak_and_busy(v).0 as i64;
         let first_windows = (FIRST_MINUTES_MS / LOAD_WINDOW_MS) as usize;
         let pod = |of: fn(&RequestsTimeline) -> RequestsByKind| t.requests.as_ref().map(of);
         let delays = |api: Option<&ApiLoad>| {
-            let d = api.map_or(&[][..], |a| &a.max_queue_delay_ms[..]);
-            (
-                d.iter().copied().max().unwrap_or(0) as i64,
-                d.iter().filter(|&&d| d > 0).count() as i64,
-            )
+            let (longest, limited) =
+                peak_and_busy(api.map_or(&[][..], |a| &a.max_queue_delay_ms[..]));
+            (longest as i64, limited as i64)
         };
         let (max_queue_delay_ms, limited_windows) = delays(Some(&t.api));
         let (event_max_queue_delay_ms, event_limited_windows) = delays(t.event_api.as_ref());

@@ -41,7 +41,7 @@ use super::backoff::Ms;
 use super::config::KubeletVersion;
 use super::simulate::Restarts;
 use super::times::Times;
-use super::windows::{add_windows, count_per_window, per_window, window_of, LOAD_WINDOW_MS};
+use super::windows::{add_windows, count_per_window, per_window, total, window_of, LOAD_WINDOW_MS};
 
 /// The spam filter's bucket: `defaultSpamBurst`.
 pub const SPAM_BURST: u64 = 25;
@@ -243,7 +243,7 @@ impl RequestsTimeline {
 
     /// The node's totals over the first `n` windows.
     pub fn totals(&self, n: usize) -> RequestsByKind {
-        RequestsByKind::of(|k| self.windows(k).iter().take(n).sum())
+        RequestsByKind::of(|k| total(self.windows(k), n))
     }
 
     /// Windows in which the spam filter drops events while status requests

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::backoff::Ms;
 use super::node::Timeline;
 use super::requests::{Kind, RequestsByKind};
+use super::windows::total;
 
 /// One client's requests over a span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -26,7 +27,7 @@ pub struct Delivery {
 impl Delivery {
     /// `offered` over the first `windows`, and what was admitted in them.
     fn over(offered: i64, admitted: &[u64], windows: usize) -> Self {
-        let sent = admitted.iter().take(windows).sum::<u64>() as i64;
+        let sent = total(admitted, windows) as i64;
         Self {
             offered,
             sent,
@@ -140,7 +141,7 @@ pub fn node_requests_of(
             )
         }
         _ => {
-            let offered = t.node_requests_per_window.iter().take(windows).sum::<u64>();
+            let offered = total(&t.node_requests_per_window, windows);
             NodeRequests::of(
                 Delivery::over(offered as i64, &t.api.admitted_per_window, windows),
                 None,

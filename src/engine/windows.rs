@@ -106,6 +106,31 @@ pub(crate) fn add_windows(to: &mut [u64], from: &[u64], take: bool) {
     }
 }
 
+/// The first `n` windows summed (all of them, past the end), in a plain
+/// loop: opt-level "z" made the iterator's sum a call per window, a tenth
+/// of a day's `explore` (a day is 8,640 windows a kind).
+pub fn total(windows: &[u64], n: usize) -> u64 {
+    let windows = &windows[..n.min(windows.len())];
+    let (mut sum, mut w) = (0u64, 0);
+    while w < windows.len() {
+        sum += windows[w];
+        w += 1;
+    }
+    sum
+}
+
+/// The busiest window, and how many are above 0 (a plain loop, as `total`).
+pub fn peak_and_busy(windows: &[u64]) -> (u64, usize) {
+    let (mut peak, mut busy, mut w) = (0u64, 0, 0);
+    while w < windows.len() {
+        let x = windows[w];
+        peak = peak.max(x);
+        busy += usize::from(x > 0);
+        w += 1;
+    }
+    (peak, busy)
+}
+
 /// The windows of each of `lists` added up.
 pub(crate) fn sum_windows(n: usize, lists: &[&[u64]]) -> Vec<u64> {
     let mut sum = vec![0; n];
