@@ -180,6 +180,29 @@ async function violations(page, query) {
   await page.close();
 }
 
+// On a phone the controls come after the results: a key press on the pods
+// slider, scrolled to as a reader would, changes figures that are in sight
+// (the headline's strip at the top of the controls).
+{
+  const page = await open("");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await inked(page, "#chart-restarts");
+  await page.locator("#pods").scrollIntoViewIfNeeded();
+  const bar = () => page.evaluate(() => {
+    const b = document.getElementById("headline-bar").getBoundingClientRect();
+    return { sent: document.getElementById("bar-requests-all").textContent, top: b.top, bottom: b.bottom, height: innerHeight };
+  });
+  const before = await bar();
+  await page.locator("#pods").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((was) => document.getElementById("bar-requests-all").textContent !== was, before.sent, { timeout: 5_000 }).catch(() => {});
+  const after = await bar();
+  if (after.sent === before.sent) fail(`phone: the pods slider moved and the strip still says "${after.sent}"`);
+  else if (after.top < 0 || after.bottom > after.height) fail(`phone: the strip is out of sight (${after.top}..${after.bottom} of ${after.height})`);
+  else console.log(`phone (390 px): the pods slider, scrolled to, moves figures in sight: "${before.sent}" → "${after.sent}"`);
+  await page.close();
+}
+
 // The release wasm aborts without a message of its own: the page says so.
 {
   const page = await open("?v=1.37");

@@ -111,6 +111,8 @@ pub struct HeadlineFigure {
     pub label: String,
     pub value: i64,
     pub excess: String,
+    /// The same in brief: "(+1,760)", "(same)".
+    pub excess_short: String,
     /// The requests by kind (kubelet model): status, events sent, dropped.
     pub split: Option<String>,
 }
@@ -151,6 +153,11 @@ pub fn headline(e: &Exploration) -> Vec<HeadlineFigure> {
                     .filter(|_| id.starts_with("requests"))
                     .map(|c| requests_in_brief(&c.node_requests, c.requests_by_kind)),
                 value: of(&e.summary),
+                excess_short: if excess == 0 {
+                    "(same)".to_owned()
+                } else {
+                    format!("({})", signed_count(excess))
+                },
                 excess: if excess == 0 {
                     "same as today's default".to_owned()
                 } else {

@@ -34,8 +34,8 @@ use lazy::{LazyDetails, Part, Slot};
 use lifecycle::LifecyclePanel;
 use panels::{
     api_slice, curve_slice, kubelet_slice, timing_slice, workload_slice, Announce, ApiPanel,
-    ComparePanel, CompareTable, CurvePanel, Headline, KubeletPanel, SummaryTable, TimingPanel,
-    WorkloadPanel,
+    ComparePanel, CompareTable, CurvePanel, Headline, HeadlineBar, KubeletPanel, SummaryTable,
+    TimingPanel, WorkloadPanel,
 };
 use state::{Action, State};
 
@@ -639,6 +639,7 @@ fn FullApp(props: &AppProps) -> Html {
                 <div class="layout">
                     <div class="controls">
                         if step >= 2 {
+                            <HeadlineBar state={state.clone()} />
                             <KubeletPanel<App> state={state.clone()} slice={kubelet_slice(&state)} />
                             <CurvePanel<App> state={state.clone()} slice={curve_slice(&state)} />
                             <TimingPanel state={state.clone()} slice={timing_slice(&state)} />

@@ -682,6 +682,33 @@ pub fn Headline(p: &PanelProps) -> Html {
     }
 }
 
+/// The headline in one strip that stays at the top of the controls while
+/// they scroll past, shown on a phone only (the stylesheet), where the
+/// controls come after the results: a control moved there changes figures
+/// in sight. Hidden from screen readers, which have the headline and its
+/// announcement.
+#[function_component]
+pub fn HeadlineBar(p: &PanelProps) -> Html {
+    let node = use_node_ref();
+    let (figures, behind) = use_caught_up(p.state.figures(), Some(node.clone()));
+    let e = &*figures.shown;
+    let (first, horizon) = window_labels(e.timeline.horizon_ms);
+    html! {
+        <div class="headline-bar" id="headline-bar" ref={node} aria-hidden="true" aria-busy={busy(behind)}>
+            { for crate::export::headline(e).into_iter().map(|f| {
+                let what = if f.id.starts_with("restarts") { "restarts/pod" } else { "sent" };
+                let when = if f.id.ends_with("5m") { &first } else { &horizon };
+                html! {
+                    <span id={format!("bar-{}", f.id)}>
+                        <small>{ format!("{what}, {when}") }</small>
+                        <b>{ format_count(f.value) }</b>{ format!(" {}", f.excess_short) }
+                    </span>
+                }
+            }) }
+        </div>
+    }
+}
+
 /// The results in words for screen readers, spoken once the controls rest
 /// (a drag would queue a sentence per move; `aria-busy` holds it meanwhile).
 #[function_component]
