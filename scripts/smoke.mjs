@@ -203,6 +203,28 @@ async function violations(page, query) {
   await page.close();
 }
 
+// The same in the cluster view: its nodes slider moves the peak in sight.
+{
+  const page = await open("?view=cluster");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator("#class-0-nodes").waitFor();
+  await page.evaluate(() => document.getElementById("class-0-nodes").scrollIntoView({ block: "end" }));
+  await page.evaluate(() => scrollBy(0, 300));
+  const bar = () => page.evaluate(() => {
+    const b = document.getElementById("cluster-bar").getBoundingClientRect();
+    return { peak: document.getElementById("cluster-bar-peak").textContent, top: b.top, bottom: b.bottom, height: innerHeight };
+  });
+  const before = await bar();
+  await page.locator("#class-0-nodes").focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((was) => document.getElementById("cluster-bar-peak").textContent !== was, before.peak, { timeout: 5_000 }).catch(() => {});
+  const after = await bar();
+  if (after.peak === before.peak) fail(`phone, cluster view: the nodes slider moved and the strip still says "${after.peak}"`);
+  else if (after.top < 0 || after.bottom > after.height) fail(`phone, cluster view: the strip is out of sight (${after.top}..${after.bottom} of ${after.height})`);
+  else console.log(`phone (390 px), cluster view: the nodes slider moves the peak in sight: ${before.peak} → ${after.peak}`);
+  await page.close();
+}
+
 // The release wasm aborts without a message of its own: the page says so.
 {
   const page = await open("?v=1.37");

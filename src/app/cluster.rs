@@ -528,6 +528,12 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
     html! {
         <div class="layout cluster">
             <div class="controls">
+                // The figures in one strip that stays at the top of the
+                // controls on a phone, where they come after the results.
+                <div class="headline-bar" id="cluster-bar" aria-hidden="true">
+                    <span><small>{"peak requests, all nodes"}</small><b id="cluster-bar-peak">{ per_s(live.peak_requests_per_second) }</b></span>
+                    <span><small>{"system seats busy at peak"}</small><b>{ seats(live.peak_seats_busy) }</b>{ format!(" of {}", live.system_seats) }</span>
+                </div>
                 <section class="panel" aria-labelledby="h-classes">
                     <h2 id="h-classes">{"Node classes"}</h2>
                     <p class="hint">{"Start from a rollout people ask about:"}</p>

@@ -437,6 +437,15 @@ struct RuleProps {
     index: usize,
 }
 
+/// A Job's condition as the outcome says it.
+fn condition_word(c: ConditionType) -> &'static str {
+    match c {
+        ConditionType::Complete => "Complete",
+        ConditionType::Failed => "Failed",
+        ConditionType::Running => "no final condition",
+    }
+}
+
 #[function_component]
 fn RuleEditor(p: &RuleProps) -> Html {
     let (state, i) = (&p.state, p.index);
@@ -585,6 +594,17 @@ pub fn JobView(p: &JobViewProps) -> Html {
         .collect();
     // The last valid run stays, marked, while the input is refused.
     let stale = !errors.is_empty();
+    // The outcome in one strip that stays at the top of the controls on a
+    // phone, where they come after the results (as the main view's).
+    let bar = state.run.as_ref().map(|run| {
+        let word = condition_word(run.condition.type_);
+        html! {
+            <div class="headline-bar" id="job-bar" aria-hidden="true">
+                <span><small>{ if stale { "last valid run" } else { "outcome" } }</small><b>{ word }</b>{ format!(" after {}", format_human_ms(run.condition.at_ms)) }</span>
+                <span><small>{"pods"}</small><b id="job-bar-failed">{ run.failed }</b>{" failed, "}<b>{ run.succeeded }</b>{" succeeded"}</span>
+            </div>
+        }
+    });
     let outcome = match &state.run {
         None => html! { <p>{"No run yet: fix the spec and the script."}</p> },
         Some(run) => {
@@ -594,11 +614,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                 ConditionType::Failed => "failed",
                 ConditionType::Running => "running",
             };
-            let word = match c.type_ {
-                ConditionType::Complete => "Complete",
-                ConditionType::Failed => "Failed",
-                ConditionType::Running => "no final condition",
-            };
+            let word = condition_word(c.type_);
             html! {
                 <div class={classes!("job-outcome", stale.then_some("stale"))} id="job-outcome" data-stale={stale.to_string()}>
                     if stale {
@@ -686,6 +702,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
     html! {
         <div class="layout">
             <div class="controls">
+                { for bar }
                 <section class="panel" aria-labelledby="h-jobspec">
                     <h2 id="h-jobspec">{"Job spec"}</h2>
                     <div class="row">
