@@ -225,6 +225,29 @@ async function violations(page, query) {
   await page.close();
 }
 
+// Nothing cut at a phone's width: with every <details> open, no element of
+// the main, Job or cluster view reaches past the page's right edge unless a
+// scrolling box holds it (the charts' data tables and the cluster view's
+// figures once did).
+for (const query of ["", "?view=job", "?view=cluster"]) {
+  const page = await open(query);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await inked(page, query ? "canvas" : "#chart-restarts");
+  // All but the cluster watch, which would ask this server for the API.
+  await page.evaluate(() => document.querySelectorAll("main.app details:not(#live)").forEach((d) => (d.open = true)));
+  await page.waitForTimeout(500);
+  const cut = await page.evaluate(() => {
+    const edge = document.documentElement.clientWidth + 1;
+    const scrolled = (el) => { for (let e = el.parentElement; e; e = e.parentElement) if (["auto", "scroll"].includes(getComputedStyle(e).overflowX)) return true; return false; };
+    return [...document.querySelectorAll("main.app *")]
+      .filter((el) => el.getBoundingClientRect().right > edge && !el.closest(".visually-hidden") && !scrolled(el))
+      .slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} to ${Math.round(el.getBoundingClientRect().right)} px`);
+  });
+  if (cut.length) fail(`390 px${query ? ", " + query : ""}: past the page's edge: ${cut.join(", ")}`);
+  else console.log(`390 px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
+  await page.close();
+}
+
 // The release wasm aborts without a message of its own: the page says so.
 {
   const page = await open("?v=1.37");

@@ -400,12 +400,16 @@ fn readout_windows(state: &State, x: f64) -> String {
 fn data_table(head: &[&str], rows: Vec<Vec<String>>, total: usize) -> Html {
     html! {
         <>
-            <table class="data">
-                <thead><tr>{ for head.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
-                <tbody>{ for rows.into_iter().map(|row| html! {
-                    <tr>{ for row.into_iter().map(|cell| html! { <td>{ cell }</td> }) }</tr>
-                }) }</tbody>
-            </table>
+            // Scrolled on its own where it is wider than the page (the load
+            // chart's kinds, on a phone).
+            <div class="table-scroll">
+                <table class="data">
+                    <thead><tr>{ for head.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
+                    <tbody>{ for rows.into_iter().map(|row| html! {
+                        <tr>{ for row.into_iter().map(|cell| html! { <td>{ cell }</td> }) }</tr>
+                    }) }</tbody>
+                </table>
+            </div>
             if total > TABLE_ROWS {
                 <p class="hint">{ format!("(first {TABLE_ROWS} of {total} rows; the CSV export has them all)") }</p>
             }
