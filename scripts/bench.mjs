@@ -156,7 +156,9 @@ async function work(page, s) {
 
 const browser = await launchChromium();
 const rows = [];
-for (const s of scenarios) {
+// ONLY=pattern runs the scenarios whose names match it (a developer's A/B).
+const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
+for (const s of scenarios.filter((s) => !only || only.test(s.name))) {
   const page = await browser.newPage({ viewport: { width: 1280, height: s.height ?? 1000 } });
   // A page that logs an error (a stylesheet its integrity refused, say) is
   // not the app as users get it: its figures would mislead, so none are given.
