@@ -180,48 +180,30 @@ async function violations(page, query) {
   await page.close();
 }
 
-// On a phone the controls come after the results: a key press on the pods
-// slider, scrolled to as a reader would, changes figures that are in sight
-// (the headline's strip at the top of the controls).
-{
-  const page = await open("");
+// On a phone the controls come after the results: a key press on a slider,
+// scrolled past as a reader would, changes figures that are in sight (the
+// view's strip at the top of its controls), in the main and cluster views.
+for (const [query, slider, key, strip, figure] of [
+  ["", "#pods", "ArrowRight", "#headline-bar", "#bar-requests-all"],
+  ["?view=cluster", "#class-0-nodes", "ArrowLeft", "#cluster-bar", "#cluster-bar-peak"],
+]) {
+  const page = await open(query);
   await page.setViewportSize({ width: 390, height: 844 });
-  await inked(page, "#chart-restarts");
-  await page.locator("#pods").scrollIntoViewIfNeeded();
-  const bar = () => page.evaluate(() => {
-    const b = document.getElementById("headline-bar").getBoundingClientRect();
-    return { sent: document.getElementById("bar-requests-all").textContent, top: b.top, bottom: b.bottom, height: innerHeight };
-  });
-  const before = await bar();
-  await page.locator("#pods").focus();
-  await page.keyboard.press("ArrowRight");
-  await page.waitForFunction((was) => document.getElementById("bar-requests-all").textContent !== was, before.sent, { timeout: 5_000 }).catch(() => {});
-  const after = await bar();
-  if (after.sent === before.sent) fail(`phone: the pods slider moved and the strip still says "${after.sent}"`);
-  else if (after.top < 0 || after.bottom > after.height) fail(`phone: the strip is out of sight (${after.top}..${after.bottom} of ${after.height})`);
-  else console.log(`phone (390 px): the pods slider, scrolled to, moves figures in sight: "${before.sent}" → "${after.sent}"`);
-  await page.close();
-}
-
-// The same in the cluster view: its nodes slider moves the peak in sight.
-{
-  const page = await open("?view=cluster");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.locator("#class-0-nodes").waitFor();
-  await page.evaluate(() => document.getElementById("class-0-nodes").scrollIntoView({ block: "end" }));
-  await page.evaluate(() => scrollBy(0, 300));
-  const bar = () => page.evaluate(() => {
-    const b = document.getElementById("cluster-bar").getBoundingClientRect();
-    return { peak: document.getElementById("cluster-bar-peak").textContent, top: b.top, bottom: b.bottom, height: innerHeight };
-  });
-  const before = await bar();
-  await page.locator("#class-0-nodes").focus();
-  await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction((was) => document.getElementById("cluster-bar-peak").textContent !== was, before.peak, { timeout: 5_000 }).catch(() => {});
-  const after = await bar();
-  if (after.peak === before.peak) fail(`phone, cluster view: the nodes slider moved and the strip still says "${after.peak}"`);
-  else if (after.top < 0 || after.bottom > after.height) fail(`phone, cluster view: the strip is out of sight (${after.top}..${after.bottom} of ${after.height})`);
-  else console.log(`phone (390 px), cluster view: the nodes slider moves the peak in sight: ${before.peak} → ${after.peak}`);
+  await page.locator(slider).waitFor();
+  await page.evaluate((sel) => { document.querySelector(sel).scrollIntoView({ block: "end" }); scrollBy(0, 300); }, slider);
+  const read = () => page.evaluate(([strip, figure]) => {
+    const b = document.querySelector(strip).getBoundingClientRect();
+    return { text: document.querySelector(figure).textContent, top: b.top, bottom: b.bottom, height: innerHeight };
+  }, [strip, figure]);
+  const before = await read();
+  await page.locator(slider).focus();
+  await page.keyboard.press(key);
+  await page.waitForFunction(([sel, was]) => document.querySelector(sel).textContent !== was, [figure, before.text], { timeout: 5_000 }).catch(() => {});
+  const after = await read();
+  const where = `phone (390 px)${query ? ", " + query : ""}`;
+  if (after.text === before.text) fail(`${where}: ${slider} moved and the strip still says "${after.text}"`);
+  else if (after.top < 0 || after.bottom > after.height) fail(`${where}: the strip is out of sight (${after.top}..${after.bottom} of ${after.height})`);
+  else console.log(`${where}: ${slider}, scrolled past, moves figures in sight: "${before.text}" → "${after.text}"`);
   await page.close();
 }
 
