@@ -32,6 +32,17 @@ const TABLE_ROWS: usize = 200;
 /// A chart's drawing, as it stands.
 type Drawing = Rc<dyn Fn()>;
 
+/// Drawings that wait, a canvas's latest each.
+type Drawings = Vec<(HtmlCanvasElement, Drawing)>;
+
+/// Sets `canvas`'s drawing in `list` (`None`: takes it off).
+fn put(list: &mut Drawings, canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
+    list.retain(|(c, _)| c != canvas);
+    if let Some(draw) = draw {
+        list.push((canvas.clone(), draw));
+    }
+}
+
 thread_local! {
     /// The drawings of charts out of sight, the latest of each: a chart
     /// not in the viewport is not drawn on every input (a pods move redrew
@@ -39,15 +50,10 @@ thread_local! {
     /// ~1.5 ms with its canvas handed to the compositor), but when it comes
     /// into sight, when the controls rest while it is near sight, or when
     /// its pixels are read (`draw_now`).
-    static WAITING: std::cell::RefCell<Vec<(HtmlCanvasElement, Drawing)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-thread_local! {
+    static WAITING: std::cell::RefCell<Drawings> = const { std::cell::RefCell::new(Vec::new()) };
     /// Charts' first drawings, in the order asked: a frame makes them until
     /// `FIRST_DRAWINGS_MS` have gone, and the rest wait for the next frame.
-    static FIRST: std::cell::RefCell<Vec<(HtmlCanvasElement, Drawing)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static FIRST: std::cell::RefCell<Drawings> = const { std::cell::RefCell::new(Vec::new()) };
     /// A frame is asked for the first drawings.
     static FIRST_ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -62,15 +68,11 @@ const FIRST_DRAWINGS_MS: f64 = 8.0;
 /// Queues `canvas`'s first drawing (`None`: takes it off the queue). The
 /// canvas is `aria-busy` while it waits.
 fn set_first(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
-    FIRST.with_borrow_mut(|q| {
-        q.retain(|(c, _)| c != canvas);
-        if let Some(draw) = draw {
-            let _ = canvas.set_attribute("aria-busy", "true");
-            q.push((canvas.clone(), draw));
-        } else {
-            let _ = canvas.remove_attribute("aria-busy");
-        }
-    });
+    let _ = match draw {
+        Some(_) => canvas.set_attribute("aria-busy", "true"),
+        None => canvas.remove_attribute("aria-busy"),
+    };
+    FIRST.with_borrow_mut(|q| put(q, canvas, draw));
     ask_first_frame();
 }
 
@@ -103,18 +105,13 @@ fn first_drawings() {
 
 /// Sets `canvas`'s waiting drawing (`None`: none waits any more).
 fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
-    WAITING.with_borrow_mut(|w| {
-        w.retain(|(c, _)| c != canvas);
-        if let Some(draw) = draw {
-            w.push((canvas.clone(), draw));
-        }
-    });
+    WAITING.with_borrow_mut(|w| put(w, canvas, draw));
 }
 
 /// Draws `canvas`'s chart now if its drawing waits: before its pixels are
 /// read (a PNG download) or printed, so that they are the chart's as it stands.
 pub fn draw_now(canvas: &HtmlCanvasElement) {
-    let take = |w: &mut Vec<(HtmlCanvasElement, Drawing)>| {
+    let take = |w: &mut Drawings| {
         let i = w.iter().position(|(c, _)| c == canvas)?;
         Some(w.remove(i).1)
     };
