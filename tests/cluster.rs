@@ -350,3 +350,57 @@ fn no_value_names_the_goals_that_fail() {
         ["no value from 1 s to 5 min meets every goal: the restart time and the busy share (each holds at some values, never at the same ones); to get one, allow a longer restart time; or allow a higher busy share, or add API server replicas"]
     );
 }
+
+/// The sweep reads only what a node sends (its limiters, no offered
+/// windows): each of its points is the cluster evaluated in full at that
+/// value, the busy share and whether a limiter binds. Jittered requeue, a
+/// spread class, limits that bind at short maxima (5 QPS) and not at long.
+#[test]
+fn each_sweep_point_is_the_cluster_evaluated_at_its_value() {
+    use crashloop_explorer::engine::apf::SYSTEM;
+    use crashloop_explorer::engine::cluster::{kubelet_config, sweep};
+    use crashloop_explorer::engine::Semantics;
+    let spec = ScenarioSpec {
+        pods: Some(10),
+        horizon_ms: 1_800_000,
+        kube_api_qps: 5,
+        kube_api_burst: 100,
+        event_record_qps: 5,
+        event_burst: 100,
+        ..ScenarioSpec::default()
+    };
+    let c = cluster(vec![
+        class(40, spec.clone(), 0),
+        class(70, spec.clone(), 300_000),
+    ]);
+    let at = |max: u64| {
+        let on = ScenarioSpec {
+            config: Some(kubelet_config(Some(max), false)),
+            initial_ms: None,
+            max_ms: None,
+            model: Semantics::Kubelet,
+            ..spec.clone()
+        };
+        cluster(vec![class(40, on.clone(), 0), class(70, on, 300_000)])
+    };
+    let points = sweep(&c, false).points;
+    let (mut binds, mut free) = (0, 0);
+    for p in points
+        .iter()
+        .filter(|p| p.max_ms % 10_000 == 0 || p.max_ms < 5_000)
+    {
+        let r = evaluate(&at(p.max_ms));
+        let api = &c.api_server;
+        let busy = 100.0 * api.seats_busy(r.peak_requests_per_second)
+            / f64::from(api.level(SYSTEM).nominal);
+        assert_eq!(p.busy_percent, busy, "{} ms", p.max_ms);
+        let bound = r.classes.iter().any(|k| k.limiter_binds);
+        assert_eq!(p.limiter_binds, bound, "{} ms", p.max_ms);
+        if bound {
+            binds += 1
+        } else {
+            free += 1
+        }
+    }
+    assert!(binds > 0 && free > 0, "{binds} binding, {free} not");
+}

@@ -18,10 +18,10 @@ use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::{format_count, format_go_duration_ms};
 use super::limiter::ApiLoad;
-use super::node::{node_timeline, Timeline};
+use super::node::{node_admitted, node_timeline, sent_per_window};
 use super::presets::Preset;
 use super::requests::RequestsByKind;
-use super::runs::pod_runs_unbanded;
+use super::runs::{pod_runs_unbanded, pod_runs_unwindowed};
 use super::scenario::{Scenario, ScenarioSpec};
 use super::sent::{self, NodeRequests};
 use super::windows::LOAD_WINDOW_MS;
@@ -239,12 +239,14 @@ pub struct NodeSent {
     pub limiter_binds: bool,
 }
 
-/// A node's timeline as the sweep reads it.
-fn node_sent(t: &Timeline) -> NodeSent {
-    let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
-    NodeSent {
-        limiter_binds: binds(&t.api) || t.event_api.as_ref().is_some_and(binds),
-        sent_per_window: t.sent_per_window().into_owned(),
+impl NodeSent {
+    /// What a node's clients' limiters let through, as the sweep reads it.
+    fn of(api: &ApiLoad, event_api: Option<&ApiLoad>) -> NodeSent {
+        let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
+        NodeSent {
+            limiter_binds: binds(api) || event_api.is_some_and(binds),
+            sent_per_window: sent_per_window(api, event_api).into_owned(),
+        }
     }
 }
 
@@ -265,7 +267,7 @@ pub fn node_series(s: &Scenario) -> NodeSeries {
     let t = node_timeline(s, &pod_runs_unbanded(s));
     let by_kind = t.requests.as_ref().map(|r| r.totals(usize::MAX));
     NodeSeries {
-        sent: node_sent(&t),
+        sent: NodeSent::of(&t.api, t.event_api.as_ref()),
         requests: sent::node_requests_of(&t, usize::MAX, by_kind.as_ref()),
         by_kind,
     }
@@ -548,7 +550,8 @@ pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
                     if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
                         return done.clone();
                     }
-                    let done = Rc::new(node_sent(&node_timeline(&s, &pod_runs_unbanded(&s))));
+                    let a = node_admitted(&s, &pod_runs_unwindowed(&s));
+                    let done = Rc::new(NodeSent::of(&a.api, a.event_api.as_ref()));
                     ran.push((s, done.clone()));
                     done
                 })

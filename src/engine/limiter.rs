@@ -111,6 +111,20 @@ impl<U: Units> Bucket<U> {
         }
     }
 
+    /// `ms` with nothing arriving and nothing waiting: tokens up to the
+    /// bucket's size (a long quiet stretch without overflowing).
+    fn refill(&mut self, ms: Ms) {
+        let (zero, missing) = (U::default(), self.burst - self.tokens);
+        if self.rate == zero {
+            return;
+        }
+        self.tokens = if U::from(ms) > missing / self.rate {
+            self.burst
+        } else {
+            self.tokens + self.rate * U::from(ms)
+        };
+    }
+
     fn burst_of(&mut self, n: U, w: &mut Window<U>) {
         // Requests queue behind those already waiting (FIFO).
         let take = if self.backlog > U::default() {
@@ -123,6 +137,40 @@ impl<U: Units> Bucket<U> {
         w.admitted += take;
         self.backlog += n - take;
         w.max_backlog = w.max_backlog.max(self.backlog);
+    }
+}
+
+impl<U: Units> Window<U> {
+    /// A window's outcome before anything in it, from the bucket's state.
+    fn starting(bucket: &Bucket<U>) -> Self {
+        Window {
+            max_backlog: bucket.backlog,
+            emptied: bucket.backlog == U::default(),
+            ..Default::default()
+        }
+    }
+}
+
+/// Steps the bucket through a window of `length` ms: `bursts` at their
+/// offsets (in order), `inflow` units per ms throughout.
+#[inline(always)]
+fn step<U: Units>(
+    bucket: &mut Bucket<U>,
+    bursts: impl Iterator<Item = (Ms, U)>,
+    length: Ms,
+    inflow: U,
+    w: &mut Window<U>,
+) {
+    let mut t = 0;
+    for (at, count) in bursts {
+        if at > t {
+            bucket.advance(U::from(at - t), inflow, w);
+            t = at;
+        }
+        bucket.burst_of(count, w);
+    }
+    if length > t {
+        bucket.advance(U::from(length - t), inflow, w);
     }
 }
 
@@ -150,6 +198,18 @@ impl<'a> Bursts<'a> {
         }
     }
 
+    /// Whether windows may repeat: some group's times end in a periodic
+    /// tail, kept or written out (its last gaps alike). Jittered restarts
+    /// never do, and their windows are stepped without being kept for
+    /// comparison.
+    fn may_repeat(&self) -> bool {
+        self.groups.iter().any(|(t, _)| {
+            let n = t.len();
+            let gap = |i: usize| t.get(n - i).zip(t.get(n - i - 1)).map(|(b, a)| b - a);
+            t.stored() < n || (n >= 4 && gap(1) == gap(2) && gap(2) == gap(3))
+        })
+    }
+
     fn total(&self) -> u128 {
         self.groups
             .iter()
@@ -158,13 +218,21 @@ impl<'a> Bursts<'a> {
     }
 
     /// Every burst in time order, as times and the requests at each (one
-    /// count for all when there is one group, which is then not copied).
-    /// Bursts at one time come in any order: a burst of `a` then one of `b`
-    /// at once is a burst of `a + b`.
-    fn flat(&self) -> (Cow<'a, Times>, Cow<'a, [u64]>) {
+    /// count for all when every group's bursts are of one size: one group,
+    /// not copied, or several merged as lists, periodic where all are up to
+    /// `end`, which none reaches). Bursts at one time come in any order: a
+    /// burst of `a` then one of `b` at once is a burst of `a + b`.
+    fn flat(&self, end: Ms) -> (Cow<'a, Times>, Cow<'a, [u64]>) {
         match self.groups.as_slice() {
             [] => (Cow::Owned(Times::new()), Cow::Owned(vec![0])),
             [(times, requests)] => (Cow::Borrowed(*times), Cow::Owned(vec![*requests])),
+            [(_, requests), rest @ ..] if rest.iter().all(|(_, n)| n == requests) => {
+                let lists: Vec<&Times> = self.groups.iter().map(|&(t, _)| t).collect();
+                (
+                    Cow::Owned(Times::merge(&lists, end)),
+                    Cow::Owned(vec![*requests]),
+                )
+            }
             groups => {
                 let mut all: Vec<(Ms, u64)> = groups
                     .iter()
@@ -235,9 +303,9 @@ pub fn admit(
         + 1;
     let (admitted_per_window, max_queue_delay_ms) = match requests.checked_mul(4 * scale) {
         Some(units) if units <= u128::from(u64::MAX) => {
-            run::<u64>(&a, scale as u64, qps, burst, true)
+            run::<u64>(&a, scale as u64, qps, burst, bursts.may_repeat())
         }
-        _ => run::<u128>(&a, scale, qps, burst, true),
+        _ => run::<u128>(&a, scale, qps, burst, bursts.may_repeat()),
     };
     ApiLoad {
         qps,
@@ -285,7 +353,7 @@ fn run<U: Units>(
     burst: u32,
     repeat: bool,
 ) -> (Vec<u64>, Vec<Ms>) {
-    let (times, counts) = a.bursts.flat();
+    let (times, counts) = a.bursts.flat(a.horizon_ms.saturating_add(1));
     // Restarts all stepped through (jittered) are read as a slice, the loop
     // they had before periodic tails; others through `Times`.
     match times.stepped(0..times.len()) {
@@ -303,6 +371,8 @@ trait BurstTimes {
     fn alike<U>(&self, range: Range<usize>, pattern: &Pattern<U>, start: Ms) -> bool;
     /// The `j`th.
     fn at(&self, j: usize) -> Ms;
+    /// The `j`th, if there are as many.
+    fn at_checked(&self, j: usize) -> Option<Ms>;
     /// Where those in `range` fall in a periodic tail, when all are of one.
     fn step(&self, range: Range<usize>) -> Option<(Ms, usize)>;
 }
@@ -327,6 +397,10 @@ impl BurstTimes for &[Ms] {
     #[inline(always)]
     fn at(&self, j: usize) -> Ms {
         self[j]
+    }
+    #[inline(always)]
+    fn at_checked(&self, j: usize) -> Option<Ms> {
+        self.get(j).copied()
     }
     #[inline(always)]
     fn step(&self, _: Range<usize>) -> Option<(Ms, usize)> {
@@ -361,6 +435,10 @@ impl BurstTimes for &Times {
     #[inline(always)]
     fn at(&self, j: usize) -> Ms {
         self.get(j).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn at_checked(&self, j: usize) -> Option<Ms> {
+        self.get(j)
     }
     #[inline(always)]
     fn step(&self, range: Range<usize>) -> Option<(Ms, usize)> {
@@ -409,7 +487,26 @@ fn run_over<U: Units, T: BurstTimes>(
     // seen: windows are all one length but the last, so it is divided once.
     let mut per_ms = (0, zero);
     let (mut admitted_units, mut admitted_whole) = (zero, 0);
-    for (i, &flow) in a.flow_per_window.iter().enumerate() {
+    // Whole requests, halves up, rounded as a running total: the windows
+    // add up to every span's total, which never passes what arrived.
+    // (A window that admits nothing leaves the total as it was.)
+    let mut write = |i: usize, units: U, delay: Ms| {
+        if units != zero {
+            admitted_units += units;
+            let through = whole((admitted_units + half) / scale);
+            admitted[i] = through - admitted_whole;
+            admitted_whole = through;
+        }
+        delays[i] = delay;
+    };
+    // Windows before `full` are all `window_ms` long.
+    let full = usize::try_from(a.horizon_ms / a.window_ms.max(1))
+        .unwrap_or(usize::MAX)
+        .min(n.saturating_sub(1));
+    let no_flow = a.flow_per_window.iter().all(|&f| f == 0);
+    let mut i = 0;
+    while i < n {
+        let flow = a.flow_per_window[i];
         let (start, end) = a.span(i);
         let last = i + 1 == n;
         if per_ms.0 != end - start {
@@ -422,14 +519,46 @@ fn run_over<U: Units, T: BurstTimes>(
         let here = from..from + k;
         from += k;
         if k == 0 && inflow == zero && bucket.backlog == zero {
-            // Nothing arrives and nothing waits: the bucket only refills
-            // (most of a long cap's windows).
-            bucket.tokens = (bucket.tokens + rate * U::from(end - start)).min(bucket.burst);
+            // Nothing arrives and nothing waits: the bucket only refills, in
+            // this window and every one before the next burst or flow (most
+            // of a long cap's windows, and of the event client's), at once.
+            let next_burst = match times.at_checked(from) {
+                Some(t) => usize::try_from(t / a.window_ms.max(1)).unwrap_or(usize::MAX),
+                None => n,
+            };
+            let to = next_burst.min(full);
+            let quiet = if no_flow {
+                to
+            } else {
+                (i + 1..to)
+                    .find(|&j| a.flow_per_window[j] != 0)
+                    .unwrap_or(to)
+            }
+            .max(i + 1);
+            let ms = if quiet == i + 1 {
+                end - start
+            } else {
+                (quiet - i) as Ms * a.window_ms
+            };
+            bucket.refill(ms);
+            i = quiet;
+            continue;
+        }
+        if !repeat {
+            let mut w = Window::starting(&bucket);
+            step(
+                &mut bucket,
+                here.map(|j| (times.at(j) - start, count(j))),
+                end - start,
+                inflow,
+                &mut w,
+            );
+            write(i, w.admitted, wait(w.max_backlog));
+            i += 1;
             continue;
         }
         let known = stepped.as_ref().filter(|s| {
-            repeat
-                && s.pattern.length == end - start
+            s.pattern.length == end - start
                 && s.pattern.inflow == inflow
                 && s.pattern.bursts.len() == k
                 && times.alike(here.clone(), &s.pattern, start)
@@ -466,22 +595,14 @@ fn run_over<U: Units, T: BurstTimes>(
                     .bursts
                     .extend(here.map(|j| (times.at(j) - start, count(j))));
                 let before = bucket;
-                let mut w = Window {
-                    max_backlog: bucket.backlog,
-                    emptied: bucket.backlog == zero,
-                    ..Default::default()
-                };
-                let mut t = 0;
-                for &(at, count) in &pattern.bursts {
-                    if at > t {
-                        bucket.advance(U::from(at - t), pattern.inflow, &mut w);
-                        t = at;
-                    }
-                    bucket.burst_of(count, &mut w);
-                }
-                if pattern.length > t {
-                    bucket.advance(U::from(pattern.length - t), pattern.inflow, &mut w);
-                }
+                let mut w = Window::starting(&bucket);
+                step(
+                    &mut bucket,
+                    pattern.bursts.iter().copied(),
+                    pattern.length,
+                    pattern.inflow,
+                    &mut w,
+                );
                 let out = (w.admitted, wait(w.max_backlog));
                 // Updated in place, the pattern's buffer swapped for the old
                 // one's (reused, not reallocated): a window stepped is not a
@@ -510,16 +631,8 @@ fn run_over<U: Units, T: BurstTimes>(
                 out
             }
         };
-        // Whole requests, halves up, rounded as a running total: the windows
-        // add up to every span's total, which never passes what arrived.
-        // (A window that admits nothing leaves the total as it was.)
-        if units != zero {
-            admitted_units += units;
-            let through = whole((admitted_units + half) / scale);
-            admitted[i] = through - admitted_whole;
-            admitted_whole = through;
-        }
-        delays[i] = delay;
+        write(i, units, delay);
+        i += 1;
     }
     (admitted, delays)
 }
@@ -544,6 +657,23 @@ mod tests {
         b
     }
 
+    // Quiet windows only refill, at 1 QPS up to the bucket's 100: a burst
+    // of 100 at 0 s empties it; by the next, of 100 at 34 s, 34 tokens are
+    // back, so 66 wait and drain at one a second until 100 s: 34 + 6 in the
+    // fourth window, 10 in each of the next six. The last waits 66 s.
+    #[test]
+    fn quiet_windows_refill_the_bucket() {
+        let times = Times::from(vec![0, 34_000]);
+        let mut b = Bursts::default();
+        b.push(&times, 100);
+        let load = admit(&b, &[0; 12], 10_000, 120_000, 1, 100);
+        assert_eq!(
+            load.admitted_per_window,
+            [100, 0, 0, 40, 10, 10, 10, 10, 10, 10, 0, 0]
+        );
+        assert_eq!(&load.max_queue_delay_ms[..4], [0, 0, 0, 66_000]);
+    }
+
     // Two groups' bursts are read in time order.
     #[test]
     fn groups_merge_in_time_order() {
@@ -551,9 +681,24 @@ mod tests {
         let mut two = Bursts::default();
         two.push(&a, 8);
         two.push(&b, 4);
-        let (times, counts) = two.flat();
+        let (times, counts) = two.flat(Ms::MAX);
         assert_eq!(*times, vec![0, 1_000, 1_000, 3_000]);
         assert_eq!(*counts, [4, 4, 8, 8]);
+        // Bursts all of one size keep one count; lists periodic to the end
+        // (every 10 s from 5 s and from 8 s, below a minute) stay periodic.
+        let (mut p, mut q) = (Times::new(), Times::new());
+        p.repeat(5_000, 10_000, 6);
+        q.repeat(8_000, 10_000, 6);
+        let mut alike = Bursts::default();
+        alike.push(&p, 4);
+        alike.push(&q, 4);
+        let (times, counts) = alike.flat(60_000);
+        assert_eq!(
+            times.to_vec(),
+            [5, 8, 15, 18, 25, 28, 35, 38, 45, 48, 55, 58].map(|s| s * 1_000)
+        );
+        assert!(times.stored() < times.len());
+        assert_eq!(*counts, [4]);
     }
 
     // 110 pods × 5 requests at once under the pre-1.27 limits (5 QPS, burst 10):

@@ -127,15 +127,7 @@ impl Timeline {
     /// limiters let through to the API server, status and events (kubelet
     /// model), or all (KEP). `sent::node_requests` sums these.
     pub fn sent_per_window(&self) -> Cow<'_, [u64]> {
-        let status = &self.api.admitted_per_window;
-        match &self.event_api {
-            Some(events) => {
-                let mut sent = status.clone();
-                add_windows(&mut sent, &events.admitted_per_window, false);
-                Cow::Owned(sent)
-            }
-            None => Cow::Borrowed(status),
-        }
+        sent_per_window(&self.api, self.event_api.as_ref())
     }
 
     /// Restarts of the charted pod at or before `t`.
@@ -268,6 +260,13 @@ fn has_requests(s: &Scenario, runs: &PodRuns) -> bool {
 /// timeline times their count and spread pods a convolution over windows, so
 /// the cost does not depend on the number of pods.
 pub fn node_streams<'a>(s: &Scenario, runs: &'a PodRuns) -> NodeStreams<'a> {
+    streams_of(s, runs, true)
+}
+
+/// `node_streams`, with lockstep groups' windows summed only if `offered`
+/// (only the offered figures read them; the limiters take those groups as
+/// bursts).
+fn streams_of<'a>(s: &Scenario, runs: &'a PodRuns, offered: bool) -> NodeStreams<'a> {
     let horizon = s.horizon_ms();
     let per_restart = u64::from(s.spec().requests_per_restart);
     let windows = windows_of(horizon);
@@ -275,7 +274,11 @@ pub fn node_streams<'a>(s: &Scenario, runs: &'a PodRuns) -> NodeStreams<'a> {
     // What is summed per window: restarts (KEP model), or each kind.
     let series = if kubelet { Kind::ALL.len() } else { 1 };
     let mut streams = NodeStreams {
-        lockstep: vec![vec![0u64; windows]; series],
+        lockstep: if offered {
+            vec![vec![0u64; windows]; series]
+        } else {
+            vec![]
+        },
         spread: None,
         status_bursts: limiter::Bursts::default(),
         event_bursts: limiter::Bursts::default(),
@@ -294,10 +297,11 @@ pub fn node_streams<'a>(s: &Scenario, runs: &'a PodRuns) -> NodeStreams<'a> {
             if kubelet {
                 let req = &runs.requests[i];
                 let kept = &runs.requests_per_window[i];
-                let own: Cow<[Vec<u64>]> = if kept
-                    .iter()
-                    .zip(Kind::ALL)
-                    .all(|(w, k)| w.len() == windows || k == Kind::PatchPodStatus)
+                let own: Cow<[Vec<u64>]> = if kept.len() == Kind::ALL.len()
+                    && kept
+                        .iter()
+                        .zip(Kind::ALL)
+                        .all(|(w, k)| w.len() == windows || k == Kind::PatchPodStatus)
                 {
                     Cow::Borrowed(kept)
                 } else {
@@ -328,7 +332,9 @@ pub fn node_streams<'a>(s: &Scenario, runs: &'a PodRuns) -> NodeStreams<'a> {
             } else if let Some((at, _)) = runs.groups.get(i) {
                 streams.status_bursts.push(at, pods * per_restart);
             }
-            add(&mut streams.lockstep);
+            if offered {
+                add(&mut streams.lockstep);
+            }
         } else {
             let load = runs
                 .spread_loads
@@ -370,62 +376,112 @@ struct Limited {
     event_api: Option<ApiLoad>,
 }
 
-fn limited(s: &Scenario, runs: &PodRuns, streams: NodeStreams<'_>) -> Limited {
+/// What the kubelet's clients let through: the status (or, KEP model,
+/// every) request through the main client's limiter, events through the
+/// event client's (kubelet model).
+pub struct Admitted {
+    pub api: ApiLoad,
+    pub event_api: Option<ApiLoad>,
+}
+
+/// Requests sent in each window: the status client's admitted windows,
+/// plus the event client's.
+pub fn sent_per_window<'a>(status: &'a ApiLoad, events: Option<&ApiLoad>) -> Cow<'a, [u64]> {
+    let status = &status.admitted_per_window;
+    match events {
+        Some(events) => {
+            let mut sent = status.clone();
+            add_windows(&mut sent, &events.admitted_per_window, false);
+            Cow::Owned(sent)
+        }
+        None => Cow::Borrowed(status),
+    }
+}
+
+/// The node's clients' limiters alone, for what reads only what is sent
+/// (the cluster's sweep): no offered windows are summed.
+pub fn node_admitted(s: &Scenario, runs: &PodRuns) -> Admitted {
+    admitted(s, runs, &streams_of(s, runs, false))
+}
+
+/// The limiters' stage: the streams' bursts and the spread groups' flow
+/// through each client's limiter.
+fn admitted(s: &Scenario, runs: &PodRuns, streams: &NodeStreams<'_>) -> Admitted {
     let (horizon, spec) = (s.horizon_ms(), s.spec());
     let windows = windows_of(horizon);
     let admit = |bursts: &limiter::Bursts, fluid: &[u64], (qps, burst): (u32, u32)| {
         limiter::admit(bursts, fluid, LOAD_WINDOW_MS, horizon, qps, burst)
     };
     let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
+    let spread = streams.spread.as_ref();
+    if !has_requests(s, runs) {
+        return Admitted {
+            api: admit(&streams.status_bursts, &kep_flow(s, spread), main_limits),
+            event_api: None,
+        };
+    }
+    // No spread group: one list of no flow for both clients.
+    let none = std::cell::OnceCell::new();
+    let flow = |kinds: &[Kind]| -> Cow<[u64]> {
+        match spread {
+            Some(spread) => Cow::Owned(sum_kinds(windows, spread, kinds)),
+            None => Cow::Borrowed(none.get_or_init(|| vec![0; windows])),
+        }
+    };
+    // PATCH pods/status is GET pods, one for one.
+    let status = [Kind::GetPods, Kind::GetPods];
+    let events = [Kind::PostEvents, Kind::PatchEvents];
+    let event_limits = event_client_limits(spec.event_record_qps, spec.event_burst);
+    Admitted {
+        api: admit(&streams.status_bursts, &flow(&status), main_limits),
+        event_api: Some(admit(&streams.event_bursts, &flow(&events), event_limits)),
+    }
+}
+
+/// The KEP model's spread flow: its restarts, each `requests_per_restart`.
+fn kep_flow(s: &Scenario, spread: Option<&Series>) -> Vec<u64> {
+    let per_restart = u64::from(s.spec().requests_per_restart);
+    let mut fluid = spread.map_or_else(|| vec![0; windows_of(s.horizon_ms())], |s| s[0].clone());
+    fluid.iter_mut().for_each(|n| *n *= per_restart);
+    fluid
+}
+
+/// Some kinds' windows summed.
+fn sum_kinds(windows: usize, of: &[Vec<u64>], kinds: &[Kind]) -> Vec<u64> {
+    let lists: Vec<&[u64]> = kinds.iter().map(|&k| of[k as usize].as_slice()).collect();
+    sum_windows(windows, &lists)
+}
+
+fn limited(s: &Scenario, runs: &PodRuns, streams: NodeStreams<'_>) -> Limited {
+    let (horizon, spec) = (s.horizon_ms(), s.spec());
+    let windows = windows_of(horizon);
+    let Admitted { api, event_api } = admitted(s, runs, &streams);
     let NodeStreams {
-        lockstep,
-        spread,
-        status_bursts,
-        event_bursts,
-        ..
+        lockstep, spread, ..
     } = streams;
     if !has_requests(s, runs) {
         // Restarts become requests in place: a day is 8,640 windows a list.
         let per_restart = u64::from(spec.requests_per_restart);
+        let fluid = kep_flow(s, spread.as_ref());
         let mut lockstep = lockstep;
-        let mut fluid = spread.map_or_else(|| vec![0; windows], |mut s| s.swap_remove(0));
-        fluid.iter_mut().for_each(|n| *n *= per_restart);
         let mut node = lockstep.swap_remove(0);
         for (n, f) in node.iter_mut().zip(&fluid) {
             *n = *n * per_restart + f;
         }
         return Limited {
-            api: admit(&status_bursts, &fluid, main_limits),
+            api,
             node_requests_per_window: node,
             requests: None,
             event_api: None,
         };
     }
-    let sum = |of: &[Vec<u64>], kinds: &[Kind]| {
-        let lists: Vec<&[u64]> = kinds.iter().map(|&k| of[k as usize].as_slice()).collect();
-        sum_windows(windows, &lists)
-    };
-    // PATCH pods/status is GET pods, one for one.
-    let status = [Kind::GetPods, Kind::GetPods];
-    let events = [Kind::PostEvents, Kind::PatchEvents];
-    // No spread group: one list of no flow for both clients.
-    let none = std::cell::OnceCell::new();
-    let flow = |kinds: &[Kind]| -> Cow<[u64]> {
-        match &spread {
-            Some(spread) => Cow::Owned(sum(spread, kinds)),
-            None => Cow::Borrowed(none.get_or_init(|| vec![0; windows])),
-        }
-    };
-    let api = admit(&status_bursts, &flow(&status), main_limits);
-    let event_limits = event_client_limits(spec.event_record_qps, spec.event_burst);
-    let event_api = admit(&event_bursts, &flow(&events), event_limits);
     let mut kinds = lockstep;
     for (total, s) in kinds.iter_mut().zip(spread.iter().flatten()) {
         add_windows(total, s, false);
     }
     kinds[Kind::PatchPodStatus as usize] = kinds[Kind::GetPods as usize].clone();
     let offered: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.offered()).collect();
-    let node = sum(&kinds, &offered);
+    let node = sum_kinds(windows, &kinds, &offered);
     let pod = runs.requests.get(spec.chart_group);
     let totals = |by: Ms| pod.map(|p| p.totals_below(by)).unwrap_or_default();
     let mut requests = RequestsTimeline {
@@ -443,7 +499,7 @@ fn limited(s: &Scenario, runs: &PodRuns, streams: NodeStreams<'_>) -> Limited {
         node_requests_per_window: node,
         api,
         requests: Some(requests),
-        event_api: Some(event_api),
+        event_api,
     }
 }
 

@@ -244,6 +244,17 @@ pub fn jitter_band(s: &Scenario) -> Option<Band> {
 /// Each group's pod, without the band: every figure, and every chart but
 /// the band.
 pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
+    runs_of(s, true)
+}
+
+/// Each group's pod without its windows (`per_window` and
+/// `requests_per_window` left empty): what the node's limiters read
+/// (`node::node_admitted`), for a sweep of many values.
+pub fn pod_runs_unwindowed(s: &Scenario) -> PodRuns {
+    runs_of(s, false)
+}
+
+fn runs_of(s: &Scenario, windowed: bool) -> PodRuns {
     let n = windows_of(s.horizon_ms());
     let kubelet = s.model() == Semantics::Kubelet;
     let mut runs = PodRuns {
@@ -268,13 +279,20 @@ pub fn pod_runs_unbanded(s: &Scenario) -> PodRuns {
         } else {
             Restarts::default()
         };
-        let restarts = per_window(&r.at, n);
+        let restarts = if windowed {
+            per_window(&r.at, n)
+        } else {
+            vec![]
+        };
         let at = Rc::new(r.at);
         if kubelet {
             let syncs = (at.clone(), r.backoff_syncs, r.waiting_at);
             let requests = PodRequests::new(syncs, g.run_ms, s.horizon_ms(), s.running_seen(i));
-            runs.requests_per_window
-                .push(Rc::new(requests.per_window(n, &restarts)));
+            runs.requests_per_window.push(Rc::new(if windowed {
+                requests.per_window(n, &restarts)
+            } else {
+                vec![]
+            }));
             runs.requests.push(Rc::new(requests));
         }
         runs.per_window.push(restarts);
