@@ -895,6 +895,88 @@ mod tests {
         assert!(queued > 50 && queued < 350, "{queued} of 400 cases queued");
     }
 
+    /// Every window stepped in turn, none skipped or compared: what `admit`
+    /// must equal (whole 10 s windows, so a request is 10,000 units).
+    fn every_window(
+        times: &[Ms],
+        count: u64,
+        flow: &[u64],
+        qps: u32,
+        burst: u32,
+    ) -> (Vec<u64>, Vec<Ms>) {
+        let scale: u128 = 10_000;
+        let rate = u128::from(qps) * scale / 1000;
+        let mut bucket = Bucket {
+            rate,
+            burst: u128::from(burst) * scale,
+            tokens: u128::from(burst) * scale,
+            backlog: 0,
+        };
+        let (mut admitted, mut delays) = (vec![], vec![]);
+        let (mut units, mut whole, mut next) = (0u128, 0u64, 0);
+        for (i, &f) in flow.iter().enumerate() {
+            let (start, end) = (i as Ms * 10_000, (i as Ms + 1) * 10_000);
+            let last = i + 1 == flow.len();
+            let mut here = vec![];
+            while next < times.len() && (times[next] < end || last && times[next] <= end) {
+                here.push((times[next] - start, u128::from(count) * scale));
+                next += 1;
+            }
+            let mut w = Window::starting(&bucket);
+            step(&mut bucket, here.into_iter(), 10_000, u128::from(f), &mut w);
+            units += w.admitted;
+            let through = ((units + scale / 2) / scale) as u64;
+            admitted.push(through - whole);
+            whole = through;
+            delays.push(if w.max_backlog == 0 {
+                0
+            } else {
+                ((w.max_backlog + rate - 1) / rate) as Ms
+            });
+        }
+        (admitted, delays)
+    }
+
+    // Quiet stretches skipped at once end as every window stepped: sparse
+    // jittered bursts (gaps of up to 200 s), flows with quiet stretches,
+    // limits that bind and that do not.
+    #[test]
+    fn quiet_stretches_skipped_are_windows_stepped() {
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
+        let mut queued = 0;
+        for case in 0..300 {
+            let windows = 30 + next(300) as usize;
+            let horizon = windows as Ms * 10_000;
+            let mut list = vec![];
+            let mut t = next(50_000);
+            while t < horizon {
+                list.push(t);
+                t += next(200_000);
+            }
+            let flow: Vec<u64> = (0..windows)
+                .map(|w| match case % 3 {
+                    0 => 0,
+                    1 if (w / 17) % 3 == 0 => next(400),
+                    1 => 0,
+                    _ => next(100),
+                })
+                .collect();
+            let (qps, burst, count) = (1 + next(20) as u32, 1 + next(100) as u32, 1 + next(60));
+            let times = Times::from(list.clone());
+            let mut b = Bursts::default();
+            b.push(&times, count);
+            let load = admit(&b, &flow, 10_000, horizon, qps, burst);
+            let stepped = every_window(&list, count, &flow, qps, burst);
+            assert_eq!(
+                (load.admitted_per_window, load.max_queue_delay_ms),
+                stepped,
+                "case {case}"
+            );
+            queued += usize::from(stepped.1.iter().any(|&d| d > 0));
+        }
+        assert!(queued > 30 && queued < 270, "{queued} of 300 cases queued");
+    }
+
     // Under today's limits (50/100) one burst of 550 waits 9 s at most.
     #[test]
     fn todays_limits() {
