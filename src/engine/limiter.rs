@@ -931,7 +931,7 @@ mod tests {
             delays.push(if w.max_backlog == 0 {
                 0
             } else {
-                ((w.max_backlog + rate - 1) / rate) as Ms
+                w.max_backlog.div_ceil(rate) as Ms
             });
         }
         (admitted, delays)
