@@ -18,6 +18,11 @@ const tab = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
 tab.on("console", (m) => { if (m.type() === "error") fail(`console error: ${m.text()}`); });
 tab.on("pageerror", (e) => fail(`uncaught: ${e.message}`));
 tab.on("request", (r) => { if (!r.url().startsWith(new URL(page).origin) && !r.url().startsWith("data:")) fail(`a request left the page's origin: ${r.url()}`); });
+// The page's clock a few minutes before the stub's next restarts (10:06:11
+// and 10:10:46 on 2026-11-20), flowing from there: the countdowns are
+// minutes and seconds, and tick.
+await tab.clock.install({ time: new Date("2026-11-20T10:05:00Z") });
+await tab.clock.resume();
 await tab.goto(page);
 
 // Each row: pod, container, state, restarts, step, back-off, countdown, exit.
@@ -39,7 +44,7 @@ const pods = (seen) => [...new Set(seen.map((r) => r[0]))].sort().join(" ");
 try {
   let seen = await until("the list", (s) => pods(s) === "batch/worker-7 default/legacy-1 shop/web-0");
   const web = seen.find((r) => r[0] === "shop/web-0");
-  if (web?.[3] !== "5" || web?.[5] !== "2m40s" || web?.[4] !== "5/6") fail(`web-0 first: ${JSON.stringify(web)}`);
+  if (web?.[3] !== "5" || web?.[5] !== "2 min 40 s" || web?.[4] !== "5/6") fail(`web-0 first: ${JSON.stringify(web)}`);
   const status = await tab.textContent("#live-status");
   if (!/Watching all namespaces/.test(status)) fail(`status: ${status}`);
   // The countdowns tick without a new request.
@@ -49,9 +54,9 @@ try {
   if (before[0] === after[0] || before[1] !== after[1]) fail(`countdowns: ${before} then ${after}`);
 
   await release(); // web-0 restarts a sixth time: 5m0s, step 6
-  await until("web-0's sixth restart", (s) => s.some((r) => r[0] === "shop/web-0" && r[3] === "6" && r[5] === "5m0s" && r[4] === "6/6"));
+  await until("web-0's sixth restart", (s) => s.some((r) => r[0] === "shop/web-0" && r[3] === "6" && r[5] === "5 min" && r[4] === "6/6"));
   await release(); // shop/api-2 appears
-  await until("api-2 added", (s) => s.some((r) => r[0] === "shop/api-2" && r[5] === "10s"));
+  await until("api-2 added", (s) => s.some((r) => r[0] === "shop/api-2" && r[5] === "10 s"));
   await release(); // legacy-1 marked for deletion
   await release(); // and deleted
   seen = await until("legacy-1 gone", (s) => pods(s) === "batch/worker-7 shop/api-2 shop/web-0");

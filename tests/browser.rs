@@ -2015,7 +2015,7 @@ async fn a_job_key_set_back_to_its_default_leaves_the_link() {
 async fn moving_the_node_count_moves_the_cluster_chart() {
     let page = Page::mount().await;
     page.click("nav-cluster").await;
-    assert_eq!(page.text("cluster-peak"), "6500 /s");
+    assert_eq!(page.text("cluster-peak"), "6,500 /s");
     // The split by kind: status, events sent, events dropped.
     assert!(
         page.text("cluster-kinds").contains(" status · "),
@@ -2031,8 +2031,8 @@ async fn moving_the_node_count_moves_the_cluster_chart() {
     // The node stops: 1, 3, 10, 30, 100, 300, 500, 1,000, 2,000, 3,000,
     // 5,000, 7,500, 10,000, 15,000: position 12 is 10,000.
     page.type_into("class-0-nodes", "12").await;
-    assert_eq!(page.text("class-0-nodes-value"), "10000");
-    assert_eq!(page.text("cluster-peak"), "13000 /s");
+    assert_eq!(page.text("class-0-nodes-value"), "10,000");
+    assert_eq!(page.text("cluster-peak"), "13,000 /s");
     assert_ne!(page.pixels_as_drawn("chart-cluster"), before);
     // The URL is rewritten once the controls rest.
     yew::platform::time::sleep(Duration::from_millis(400)).await;
@@ -2045,9 +2045,9 @@ async fn moving_the_node_count_moves_the_cluster_chart() {
     // 10,000 × 1,200 in the first 10 s.
     page.click("class-0-take-workload").await;
     assert!(page.text("class-0-workload").contains("110 pods"));
-    assert_eq!(page.text("cluster-peak"), "1200000 /s");
+    assert_eq!(page.text("cluster-peak"), "1,200,000 /s");
     page.click("class-0-own-pods").await;
-    assert_eq!(page.text("cluster-peak"), "13000 /s");
+    assert_eq!(page.text("cluster-peak"), "13,000 /s");
 }
 
 /// "Choose a setting": a goal moves the range, and the recommended value

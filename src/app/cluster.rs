@@ -25,7 +25,9 @@ use crate::engine::cluster_view::{
     classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, ClassInputs,
     ClusterInputs, ClusterShown, NodesKey, MAX_RESTART_PERIOD_RANGE_MS,
 };
-use crate::engine::duration::{format_count, format_go_duration_ms, format_human_ms, rounded};
+use crate::engine::duration::{
+    format_count, format_go_duration_ms, format_human_ms, grouped, rounded,
+};
 use crate::engine::presets::presets;
 use crate::engine::{Group, KubeletVersion, Ms};
 use crate::formats::pod::{read_pods_up_to, MAX_CLUSTER_TEXT};
@@ -406,11 +408,11 @@ fn workload_words(groups: &[Group]) -> String {
 }
 
 fn per_s(v: f64) -> String {
-    format!("{} /s", rounded(v, 1))
+    format!("{} /s", grouped(v, 1))
 }
 
 fn seats(v: f64) -> String {
-    rounded(v, 1)
+    grouped(v, 1)
 }
 
 #[derive(Properties, PartialEq)]
@@ -464,7 +466,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                 <TextField id={id("name")} label={html! {"name"}} value={c.name.clone()} placeholder="pool-a"
                     oninput={send(&state, move |t: String| ClusterAction::Class(n, ClassEdit::Name(t)))} />
                 <Slider id={id("nodes")} label="nodes" positions={NODE_STOPS.len()}
-                    position={nearest_stop(NODE_STOPS, u64::from(c.nodes))} display={c.nodes.to_string()}
+                    position={nearest_stop(NODE_STOPS, u64::from(c.nodes))} display={format_count(i64::from(c.nodes))}
                     onchange={edit(ClassEdit::Nodes, NODE_STOPS)} />
                 if c.groups.is_empty() {
                     <Slider id={id("pods")} label="crash-looping pods per node" positions={PODS_STOPS.len()}
@@ -631,7 +633,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         <thead><tr><th>{"node class"}</th><th>{"nodes"}</th><th>{"one node's peak"}</th><th>{"the class's peak"}</th><th>{"kubelet rate limiter"}</th></tr></thead>
                         <tbody>{ for live.classes.iter().map(|c| html! {
                             <tr>
-                                <th scope="row">{ c.name.clone() }</th><td>{ c.nodes }</td>
+                                <th scope="row">{ c.name.clone() }</th><td>{ format_count(i64::from(c.nodes)) }</td>
                                 <td>{ per_s(c.node_peak_requests_per_second) }</td><td>{ per_s(c.peak_requests_per_second) }</td>
                                 <td>{ if c.limiter_binds { "binds" } else { "does not bind" } }</td>
                             </tr>

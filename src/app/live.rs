@@ -20,11 +20,11 @@ use yew::prelude::*;
 use super::controls::TextField;
 use super::diagnose::{container_view, use_assumed, Assumed};
 use crate::engine::config::{KubeletConfig, KubeletVersion};
-use crate::engine::duration::format_go_duration_ms;
+use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::live::Live;
 use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
-    countdown, curve_steps, exit_short, step_words, Read, WatchReader,
+    countdown_in, curve_steps, exit_short, step_words, Read, WatchReader,
 };
 use crate::formats::time::format_rfc3339;
 
@@ -490,8 +490,8 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                         <td class="live-state">{ c.state.clone() }</td>
                         <td class="live-restarts">{ or_dash(c.restart_count.map(|n| n.to_string())) }</td>
                         <td>{ or_dash(step_words(c, steps)) }</td>
-                        <td>{ or_dash(c.backoff_ms.map(format_go_duration_ms)) }</td>
-                        <td class="live-countdown">{ or_dash(c.next_restart_at.map(|_| countdown(c, clock))) }</td>
+                        <td>{ or_dash(c.backoff_ms.map(format_human_ms)) }</td>
+                        <td class="live-countdown">{ or_dash(c.next_restart_at.map(|_| countdown_in(c, clock, format_span_ms))) }</td>
                         <td>{ or_dash(exit_short(c)) }</td>
                     </tr>
                 })

@@ -185,7 +185,7 @@ impl TimeAxis {
 }
 
 pub(super) fn number_label(v: &f64) -> String {
-    crate::engine::duration::rounded(*v, 2)
+    crate::engine::duration::grouped(*v, 2)
 }
 
 pub(super) fn max_of(points: &[(f64, f64)]) -> f64 {

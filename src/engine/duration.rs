@@ -271,6 +271,26 @@ pub fn rounded(v: f64, places: u32) -> String {
     )
 }
 
+/// `rounded`, its whole part grouped by thousands as `format_count` groups
+/// a count: what a person reads (6,500 /s; 1,200,000.5), never a value a
+/// machine reads back (a link, a stylesheet).
+pub fn grouped(v: f64, places: u32) -> String {
+    let plain = rounded(v, places);
+    let (sign, digits) = plain
+        .strip_prefix('-')
+        .map_or(("", plain.as_str()), |d| ("-", d));
+    let (whole, fraction) = digits
+        .split_once('.')
+        .map_or((digits, None), |(w, f)| (w, Some(f)));
+    let whole = whole
+        .parse::<i64>()
+        .map_or_else(|_| whole.to_owned(), format_count);
+    match fraction {
+        Some(f) => format!("{sign}{whole}.{f}"),
+        None => format!("{sign}{whole}"),
+    }
+}
+
 /// A count with its thousands grouped by commas, as a person reads it:
 /// "12,980", "-1,024". Core's formatting has no grouping, and one separator
 /// is all the explorer prints (num-format would bring its locale tables).
@@ -387,6 +407,11 @@ mod tests {
         assert_eq!(rounded(-2.5, 1), "-2.5");
         assert_eq!(rounded(0.125, 2), "0.13", "halves away from zero");
         assert_eq!(rounded(299.999, 2), "300");
+        assert_eq!(grouped(6_500.0, 1), "6,500");
+        assert_eq!(grouped(1_200_000.46, 1), "1,200,000.5");
+        assert_eq!(grouped(-12_345.0, 0), "-12,345");
+        assert_eq!(grouped(999.96, 1), "1,000");
+        assert_eq!(grouped(0.25, 2), "0.25");
     }
 
     #[test]

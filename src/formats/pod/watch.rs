@@ -485,10 +485,16 @@ fn status_words(v: &Value) -> String {
 /// A countdown as the table shows it: `in 1m12s`, `due` inside the window
 /// the kubelet acts in, `due, 12s late` past it.
 pub fn countdown(c: &ContainerDiagnosis, now: Epoch) -> String {
+    countdown_in(c, now, format_go_duration_ms)
+}
+
+/// `countdown`, its durations written by `style` (the page's own, beside
+/// its diagnosis; the terminal's are Go's, as kubectl's).
+pub fn countdown_in(c: &ContainerDiagnosis, now: Epoch, style: fn(u64) -> String) -> String {
     let Some(next) = c.next_restart_at else {
         return "-".into();
     };
-    let secs = |ms: i64| format_go_duration_ms((ms.max(0) as u64).div_ceil(1000) * 1000);
+    let secs = |ms: i64| style((ms.max(0) as u64).div_ceil(1000) * 1000);
     if next > now {
         return format!("in {}", secs(next - now));
     }
