@@ -207,13 +207,14 @@ for (const [query, slider, key, strip, figure] of [
   await page.close();
 }
 
-// Nothing cut at a phone's width: with every <details> open, no element of
-// the main, Job or cluster view reaches past the page's right edge unless a
-// scrolling box holds it (the charts' data tables and the cluster view's
-// figures once did).
-for (const query of ["", "?view=job", "?view=cluster"]) {
+// Nothing cut at a phone's width or a laptop's: with every <details> open,
+// no element of the main, Job or cluster view reaches past the page's right
+// edge unless a scrolling box holds it (the charts' data tables and the
+// cluster view's figures once did), and no figure past its list's (a second
+// value once widened the labels' column and pushed the values out).
+for (const [query, width] of ["", "?view=job", "?view=cluster"].flatMap((q) => [[q, 390], [q, 1280]])) {
   const page = await open(query);
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize({ width, height: 844 });
   await inked(page, query ? "canvas" : "#chart-restarts");
   // All but the cluster watch, which would ask this server for the API.
   await page.evaluate(() => document.querySelectorAll("main.app details:not(#live)").forEach((d) => (d.open = true)));
@@ -221,12 +222,14 @@ for (const query of ["", "?view=job", "?view=cluster"]) {
   const cut = await page.evaluate(() => {
     const edge = document.documentElement.clientWidth + 1;
     const scrolled = (el) => { for (let e = el.parentElement; e; e = e.parentElement) if (["auto", "scroll"].includes(getComputedStyle(e).overflowX)) return true; return false; };
+    const past = (el) => el.getBoundingClientRect().right > edge
+      || [...document.querySelectorAll("dl.counters")].some((dl) => dl.contains(el) && el.getBoundingClientRect().right > dl.getBoundingClientRect().right + 1);
     return [...document.querySelectorAll("main.app *")]
-      .filter((el) => el.getBoundingClientRect().right > edge && !el.closest(".visually-hidden") && !scrolled(el))
+      .filter((el) => past(el) && !el.closest(".visually-hidden") && !scrolled(el))
       .slice(0, 3).map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} to ${Math.round(el.getBoundingClientRect().right)} px`);
   });
-  if (cut.length) fail(`390 px${query ? ", " + query : ""}: past the page's edge: ${cut.join(", ")}`);
-  else console.log(`390 px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
+  if (cut.length) fail(`${width} px${query ? ", " + query : ""}: past the page's or its list's edge: ${cut.join(", ")}`);
+  else console.log(`${width} px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
   await page.close();
 }
 
