@@ -171,8 +171,13 @@ mod cli {
         pub version: String,
         /// The node's KubeletConfiguration parts as JSON, e.g.
         /// '{"featureGates":{"KubeletCrashLoopBackOffMax":true},"crashLoopBackOff":{"maxContainerRestartPeriod":"60s"}}'.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "kubelet_config")]
         pub config: Option<String>,
+        /// The node's kubelet configuration from a file: its /configz
+        /// (`kubectl get --raw /api/v1/nodes/NODE/proxy/configz`), or a
+        /// KubeletConfiguration in YAML or JSON.
+        #[arg(long, value_name = "FILE")]
+        pub kubelet_config: Option<std::path::PathBuf>,
     }
 }
 
@@ -298,6 +303,19 @@ fn node_assumed(
             quoted(&node.version)
         )
     })?;
+    if let Some(path) = &node.kubelet_config {
+        use crashloop_explorer::formats::kubelet_config::{read, MAX_KUBELET_CONFIG_TEXT};
+        let shown = path.display();
+        let text = read_limited(path, MAX_KUBELET_CONFIG_TEXT)
+            .map_err(|e| format!("--kubelet-config {shown}: {e}"))?;
+        let (config, source) = read(&text).map_err(|e| format!("--kubelet-config {shown}: {e}"))?;
+        return NodeAssumption::new(
+            version,
+            Some(&config),
+            &format!("with {} ({shown})", source.words()),
+        )
+        .map_err(|e| format!("--kubelet-config {shown}: {e}"));
+    }
     let config: Option<KubeletConfig> = node
         .config
         .as_deref()
@@ -308,6 +326,21 @@ fn node_assumed(
         .transpose()?;
     NodeAssumption::new(version, config.as_ref(), "with this configuration")
         .map_err(|e| e.to_string())
+}
+
+/// A file's text, refused past `limit` bytes without reading it all.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_limited(path: &std::path::Path, limit: usize) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    file.take(limit as u64 + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() > limit {
+        return Err(format!("more than {} KB", limit / 1024));
+    }
+    Ok(text)
 }
 
 /// The wall clock, in milliseconds since the Unix epoch.

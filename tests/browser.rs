@@ -873,6 +873,23 @@ async fn an_invalid_rule_shows_the_api_servers_error_on_the_rule() {
     assert!(page
         .text("job-errors")
         .contains("spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"));
+    // Under the field that is wrong, its border red; its neighbours clean.
+    assert!(page
+        .text("job-backoff-limit-error")
+        .contains("spec.backoffLimit: Invalid value: -1"));
+    assert_eq!(
+        page.get("job-backoff-limit")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(page.text("job-parallelism-error"), "");
+    assert_eq!(
+        page.get("job-parallelism")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("false")
+    );
     // A manifest that does not parse says why; one that does replaces the inputs.
     page.type_into("job-paste", "spec: [").await;
     page.click("job-load").await;
@@ -1440,9 +1457,43 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
         .await;
     // The sidecar (an init container status) comes first, then app.
     assert_eq!(page.text("pod-state-1"), "CrashLoopBackOff");
-    assert!(page
-        .text("pod-next-1")
-        .starts_with("2026-11-20T10:02:43Z (at the latest 2026-11-20T10:03:13Z)"));
+    // Each instant in the reader's own time zone, the UTC one on hover.
+    let next = page.get("pod-next-1").query_selector_all("time").unwrap();
+    let instants: Vec<(String, String, String)> = (0..next.length())
+        .filter_map(|i| next.item(i)?.dyn_into::<Element>().ok())
+        .map(|t| {
+            let a = |name: &str| t.get_attribute(name).unwrap_or_default();
+            (
+                a("datetime"),
+                a("title"),
+                t.text_content().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        instants
+            .iter()
+            .map(|(d, h, _)| (d.as_str(), h.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("2026-11-20T10:02:43Z", "2026-11-20T10:02:43Z (UTC)"),
+            ("2026-11-20T10:03:13Z", "2026-11-20T10:03:13Z (UTC)")
+        ]
+    );
+    // As this browser writes the instant itself, time zone and all.
+    let local = |iso: &str| {
+        let date = js_sys::Date::new(&iso.into());
+        let options = js_sys::Object::new();
+        for (k, v) in [("dateStyle", "medium"), ("timeStyle", "long")] {
+            js_sys::Reflect::set(&options, &k.into(), &v.into()).unwrap();
+        }
+        date.to_locale_string("default", &options)
+            .as_string()
+            .unwrap()
+    };
+    assert_eq!(instants[0].2, local("2026-11-20T10:02:43Z"));
+    assert!(!instants[0].2.contains("T10:"), "{}", instants[0].2);
+    assert!(page.text("pod-next-1").contains(" (at the latest "));
     assert_eq!(page.text("pod-countdown-1"), "in 1 min 43 s");
     assert!(page
         .text("pod-backoff-1")

@@ -488,3 +488,91 @@ fn follow_ends_on_ctrl_c_with_exit_0() {
     drop(stdin);
     assert_eq!(status.code(), Some(0));
 }
+
+/// `--kubelet-config FILE`: a kubelet's real /configz, a KubeletConfiguration
+/// file, or one the kubelet would refuse (fixtures in tests/fixtures/configz).
+#[test]
+fn a_pod_is_diagnosed_on_a_kubelets_own_configuration() {
+    let dir = format!("{}/tests/fixtures/configz", env!("CARGO_MANIFEST_DIR"));
+    let now = ["pod", "--now", "2026-11-20T10:01:00Z", "--kubelet-config"];
+    fn with<'a>(now: &[&'a str], file: &'a str) -> Vec<&'a str> {
+        [now, &[file]].concat()
+    }
+    // A real /configz sets neither gate nor crashLoopBackOff: the version's
+    // own curve, the same restart as on its shipped defaults (10:02:43).
+    let configz = format!("{dir}/writeup.json");
+    let (code, out, err) = run(&with(&now, &configz), &fixture("web-0.json"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["assumes"],
+        format!("kubelet 1.37 with its /configz ({configz}) (10 s / 5 min)")
+    );
+    let app = v["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "app")
+        .unwrap();
+    assert_eq!(app["nextRestartAt"], "2026-11-20T10:02:43Z");
+    // kubernetes#96366's file with a 1 min cap added: as `--config` above,
+    // the api pod waits 1 min and restarts at 09:51:45.
+    let tmp = std::env::temp_dir().join(format!("crashloop-kubelet-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let capped = tmp.join("config.yaml");
+    let file = std::fs::read_to_string(format!("{dir}/k8s-96366.yaml")).unwrap();
+    std::fs::write(
+        &capped,
+        format!("{file}crashLoopBackOff:\n  maxContainerRestartPeriod: 60s\n"),
+    )
+    .unwrap();
+    let capped = capped.display().to_string();
+    let (code, out, err) = run(&with(&now, &capped), &fixture("api-describe.txt"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["containers"][0]["nextRestartAt"], "2026-11-20T09:51:45Z");
+    assert_eq!(
+        v["assumes"],
+        format!("kubelet 1.37 with a KubeletConfiguration ({capped}) (10 s / 1 min)")
+    );
+    // What the kubelet refuses, in its words; what is no configuration.
+    for (text, said) in [
+        (
+            format!("{file}crashLoopBackOff:\n  maxContainerRestartPeriod: 0s\n"),
+            "must be set between 1s and 300s",
+        ),
+        (
+            "apiVersion: v1\nkind: Pod\n".to_owned(),
+            "no kind \"Pod\" is registered for version \"v1\"",
+        ),
+        (
+            "{\"kubeletconfig\": {}, \"extra\": 1}".to_owned(),
+            "a /configz holds \"kubeletconfig\" alone",
+        ),
+        ("[1, 2]".to_owned(), "not a kubelet's configuration"),
+        ("key: [unclosed".to_owned(), "not YAML or JSON"),
+        ("x".repeat(300 * 1024), "more than 256 KB"),
+    ] {
+        let bad = tmp.join("bad.yaml");
+        std::fs::write(&bad, &text).unwrap();
+        let bad = bad.display().to_string();
+        let (code, out, err) = run(&with(&now, &bad), &fixture("web-0.json"));
+        assert_eq!((code, out.as_str()), (2, ""), "{said}");
+        assert!(
+            err.contains("--kubelet-config ") && err.contains(said),
+            "{err}"
+        );
+    }
+    let none = format!("{dir}/none.yaml");
+    let (code, _, err) = run(&with(&now, &none), &fixture("web-0.json"));
+    assert_eq!(code, 2);
+    assert!(err.contains("No such file"), "{err}");
+    // One node: --config and --kubelet-config are not both given.
+    let (code, _, err) = run(
+        &["pod", "--config", "{}", "--kubelet-config", &configz],
+        &fixture("web-0.json"),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+    std::fs::remove_dir_all(&tmp).ok();
+}

@@ -12,6 +12,7 @@ use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
 use super::controls::{Choice, TextArea, TextField};
+use super::instant::instant;
 use super::state::PodGroup;
 use crate::engine::config::{ConfigError, KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
@@ -353,7 +354,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                 { for ranking }
                 <p>{ format!("Pod {}{}", if d.namespace.is_empty() { String::new() } else { format!("{}/", d.namespace) }, if d.pod.is_empty() { "(unnamed)" } else { &d.pod }) }
                     { d.age_ms.map_or(String::new(), |a| format!(", {} old", format_span_ms(a))) }
-                    { format!(", at {}", format_rfc3339(now)) }</p>
+                    {", at "}{ instant(now) }</p>
                 if !(reader_notes.is_empty() && d.notes.is_empty()) {
                     <ul class="notes">{ for reader_notes.iter().chain(&d.notes).map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                 }
@@ -424,9 +425,9 @@ pub fn container_view(
                 <dt>{ if c.state.ends_with("ImagePullBackOff") || c.state.ends_with("ErrImagePull") { "next pull" } else { "next restart" } }</dt>
                 <dd id={format!("{prefix}-next-{i}")}>{
                     match (c.next_restart_at, c.next_restart_latest_at) {
-                        (Some(t), Some(l)) => format!("{} (at the latest {})", format_rfc3339(t), format_rfc3339(l)),
-                        (Some(t), None) => format_rfc3339(t),
-                        (None, _) => "none coming".to_owned(),
+                        (Some(t), Some(l)) => html! { <>{ instant(t) }{" (at the latest "}{ instant(l) }{")"}</> },
+                        (Some(t), None) => instant(t),
+                        (None, _) => html! { {"none coming"} },
                     }
                 }</dd>
                 if let Some(t) = c.next_restart_at {
@@ -441,7 +442,7 @@ pub fn container_view(
                     <dt>{"in the next hour"}</dt><dd id={format!("{prefix}-hour-{i}")}>{ format!("{r} restart{}", if r == 1 { "" } else { "s" }) }</dd>
                 }
                 if let Some(t) = c.resets_if_runs_until {
-                    <dt>{"resets the curve"}</dt><dd id={format!("{prefix}-reset-{i}")}>{ format!("if it runs until {}", format_rfc3339(t)) }</dd>
+                    <dt>{"resets the curve"}</dt><dd id={format!("{prefix}-reset-{i}")}>{"if it runs until "}{ instant(t) }</dd>
                 }
             </dl>
             if !c.notes.is_empty() {

@@ -424,6 +424,12 @@ fn int_text(v: Option<i32>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
+/// What a field is refused with, under the field itself (its border red).
+fn field_error(state: &JobState, field: IntField) -> Option<AttrValue> {
+    let errors = state.errors_for(field.path());
+    (!errors.is_empty()).then(|| AttrValue::from(errors.join("; ")))
+}
+
 fn error_list(errors: Vec<String>) -> Html {
     if errors.is_empty() {
         return html! {};
@@ -707,13 +713,15 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     <h2 id="h-jobspec">{"Job spec"}</h2>
                     <div class="row">
                         <TextField id="job-backoff-limit" label={html! {<code>{"backoffLimit"}</code>}} value={state.int_refused.text(IntField::BackoffLimit, || int_text(spec.backoff_limit))}
-                            placeholder="6" oninput={int(IntField::BackoffLimit)} />
+                            placeholder="6" oninput={int(IntField::BackoffLimit)}
+                            error={field_error(&state, IntField::BackoffLimit)} />
                         <TextField id="job-completions" label={html! {<code>{"completions"}</code>}} value={state.int_refused.text(IntField::Completions, || int_text(spec.completions))}
-                            placeholder="1" oninput={int(IntField::Completions)} />
+                            placeholder="1" oninput={int(IntField::Completions)}
+                            error={field_error(&state, IntField::Completions)} />
                         <TextField id="job-parallelism" label={html! {<code>{"parallelism"}</code>}} value={state.int_refused.text(IntField::Parallelism, || int_text(spec.parallelism))}
-                            placeholder="1" oninput={int(IntField::Parallelism)} />
+                            placeholder="1" oninput={int(IntField::Parallelism)}
+                            error={field_error(&state, IntField::Parallelism)} />
                     </div>
-                    { error_list([state.errors_for("spec.backoffLimit"), state.errors_for("spec.completions"), state.errors_for("spec.parallelism")].concat()) }
                     <div class="row">
                         <Choice id="job-mode" label="completionMode" selected={spec.completion_mode.clone().unwrap_or_else(|| "NonIndexed".into())}
                             options={vec![("NonIndexed".into(), "NonIndexed".into()), ("Indexed".into(), "Indexed".into())]}
@@ -725,11 +733,12 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
                     <div class="row">
                         <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimit"}<wbr/>{"PerIndex"}</code>}}
-                            value={state.int_refused.text(IntField::BackoffLimitPerIndex, || int_text(spec.backoff_limit_per_index))} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)} />
+                            value={state.int_refused.text(IntField::BackoffLimitPerIndex, || int_text(spec.backoff_limit_per_index))} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)}
+                            error={field_error(&state, IntField::BackoffLimitPerIndex)} />
                         <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
-                            value={state.int_refused.text(IntField::MaxFailedIndexes, || int_text(spec.max_failed_indexes))} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)} />
+                            value={state.int_refused.text(IntField::MaxFailedIndexes, || int_text(spec.max_failed_indexes))} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)}
+                            error={field_error(&state, IntField::MaxFailedIndexes)} />
                     </div>
-                    { error_list([state.errors_for("spec.backoffLimitPerIndex"), state.errors_for("spec.maxFailedIndexes")].concat()) }
                     <div class="row">
                         <Choice id="job-container-policy" label={format!("{} restartPolicy (container)", first.map_or("main", |c| c.name.as_str()))} selected={container_policy}
                             options={vec![("".into(), "unset (the pod's)".into()), ("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}

@@ -19,6 +19,7 @@ use yew::prelude::*;
 
 use super::controls::TextField;
 use super::diagnose::{container_view, use_assumed, Assumed};
+use super::instant::{instant, readable};
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::live::Live;
@@ -26,7 +27,6 @@ use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
     countdown_in, curve_steps, exit_short, step_words, Read, WatchReader,
 };
-use crate::formats::time::format_rfc3339;
 
 /// Where kubectl proxy serves the core API (its `--api-prefix` is `/`).
 const API: &str = "/api/v1";
@@ -454,7 +454,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
             pods.len(),
             live.as_ref().map_or(0, |l| l.watched()),
-            format_rfc3339(clock - clock % 1000)
+            readable(clock - clock % 1000)
         ),
     };
     let no_api = match &state.phase {
@@ -517,7 +517,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         let d = &p.diagnosis;
         Some(html! {
             <div id="live-diagnosis">
-                <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{ format!(" diagnosed at {} on {}", format_rfc3339(p.at), l.node().label) }</small></h3>
+                <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{" diagnosed at "}{ instant(p.at) }{ format!(" on {}", l.node().label) }</small></h3>
                 if !d.notes.is_empty() {
                     <ul class="notes">{ for d.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                 }

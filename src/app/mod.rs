@@ -11,6 +11,7 @@ pub mod diagnose;
 pub mod exports;
 pub mod extras;
 pub mod hooks;
+pub mod instant;
 pub mod job;
 pub mod later;
 pub mod lazy;

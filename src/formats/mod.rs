@@ -7,6 +7,7 @@
 //! serde-wasm-bindgen), `time` (kubectl's timestamps).
 
 pub mod json;
+pub mod kubelet_config;
 pub mod link;
 pub mod manifest;
 pub mod pod;
