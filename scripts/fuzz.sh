@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the readers that take text from anyone (the pod reader, the watch
-# framer, the Job manifest reader, the link, the scenario JSON) with AFL++
+# framer, the Job manifest reader, the link, the scenario JSON, a kubelet's
+# configuration) with AFL++
 # through cargo-afl on stable Rust, seeded with every fixture, for SECONDS
 # each (the first argument; 10 in the test command, longer in the bench).
 # Fails on any crash or hang; what AFL++ found is left under
@@ -30,8 +31,9 @@ seed watch fuzz/seeds/watch/* "${pastes[@]}"
 seed manifest fuzz/seeds/manifest/*
 seed link fuzz/seeds/link/*
 seed scenario fuzz/seeds/scenario/*
+seed kubelet_config tests/fixtures/configz/*.{json,yaml}
 found=0
-for target in pod watch manifest link scenario; do
+for target in pod watch manifest link scenario kubelet_config; do
   say "fuzz $target for ${seconds} s (AFL++)"
   # No core-dump handler or CPU governor to set up here: AFL++ is told so.
   AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \

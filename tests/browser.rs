@@ -1583,6 +1583,71 @@ async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
     assert_eq!(page.text("eff-initial"), "1s");
 }
 
+/// "Diagnose on" a kubelet's own configuration, pasted: its /configz (a real
+/// one sets no curve field: the version's own 10 s / 5 min), a
+/// KubeletConfiguration capping at 1 min (coredns's fifth wait, 80 s, capped
+/// to 60 s: 14:39:10 + 60 s = 14:40:10, 50 s after 14:39:20), and one the
+/// kubelet refuses, said under the field in its words.
+#[wasm_bindgen_test]
+async fn a_pasted_pod_is_diagnosed_on_a_kubelets_own_configuration() {
+    let page = Page::mount_at("").await;
+    page.click("h-diagnose").await;
+    page.type_into("pod-now", "2023-09-15T12:39:20Z").await;
+    page.type_into(
+        "pod-text",
+        include_str!("fixtures/kubectl/coredns-6321-describe-minikube.txt"),
+    )
+    .await;
+    page.select("pod-assume", "pasted").await;
+    assert!(page
+        .text("pod-assume-config-error")
+        .starts_with("paste the kubelet's /configz"));
+    assert!(page
+        .root
+        .query_selector("#pod-backoff-0")
+        .unwrap()
+        .is_none());
+    page.type_into(
+        "pod-assume-config",
+        include_str!("fixtures/configz/writeup.json"),
+    )
+    .await;
+    assert_eq!(
+        page.text("pod-assumes"),
+        "Diagnosed on kubelet 1.37 with its /configz (10 s / 5 min)"
+    );
+    assert_eq!(page.text("pod-countdown-0"), "in 1 min 10 s");
+    page.type_into(
+        "pod-assume-config",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncrashLoopBackOff:\n  maxContainerRestartPeriod: 1m\n",
+    )
+    .await;
+    assert_eq!(
+        page.text("pod-assumes"),
+        "Diagnosed on kubelet 1.37 with a KubeletConfiguration (10 s / 1 min)"
+    );
+    assert_eq!(page.text("pod-countdown-0"), "in 50 s");
+    assert_eq!(page.text("pod-assume-config-error"), "");
+    page.type_into(
+        "pod-assume-config",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncrashLoopBackOff:\n  maxContainerRestartPeriod: 0s\n",
+    )
+    .await;
+    let said = page.text("pod-assume-config-error");
+    assert!(said.contains("must be set between 1s and 300s"), "{said}");
+    assert_eq!(
+        page.get("pod-assume-config")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(page
+        .root
+        .query_selector("#pod-backoff-0")
+        .unwrap()
+        .is_none());
+}
+
 /// "Watch this cluster" where no Kubernetes API answers at the page's origin
 /// (the test runner serves no `/api/v1`): it says so and shows the one
 /// command that serves the page beside one; a namespace that is no RFC 1123

@@ -51,3 +51,15 @@ pub fn scenario(text: &str) {
         let _ = explore(&s);
     }
 }
+
+/// A kubelet's configuration as pasted (its /configz, a KubeletConfiguration),
+/// and the node it gives on every kubelet version the pod reader assumes.
+pub fn kubelet_config(text: &str) {
+    use crashloop_explorer::engine::pod::NodeAssumption;
+    use crashloop_explorer::formats::kubelet_config::read;
+    if let Ok((config, _)) = read(text) {
+        for version in [KubeletVersion::V1_37, KubeletVersion::default()] {
+            let _ = NodeAssumption::new(version, Some(&config), "");
+        }
+    }
+}

@@ -22,6 +22,7 @@ use crate::engine::pod::{
 };
 use crate::engine::scenario::{ExitKind, Group, EXIT_CODE_RANGE, RUN_RANGE_MS};
 use crate::engine::Ms;
+use crate::formats::kubelet_config;
 use crate::formats::pod::{read_pods, PodsRead};
 use crate::formats::time::{format_rfc3339, parse_rfc3339};
 
@@ -37,46 +38,93 @@ pub struct PodPanelProps {
 /// The "Diagnose on" choice's values.
 const ASSUME_SHIPPED: &str = "shipped";
 const ASSUME_ABOVE: &str = "above";
+const ASSUME_PASTED: &str = "pasted";
 
 /// The node a panel diagnoses pods on, and the "Diagnose on" choice that
 /// picks it.
 pub struct Assumed {
-    pub node: Result<NodeAssumption, ConfigError>,
-    /// The configuration behind `node`: the shipped one (no field set) or
-    /// the view's.
+    /// The node, or why there is none, as the panel says it.
+    pub node: Result<NodeAssumption, String>,
+    /// The configuration behind `node`: the shipped one (no field set), the
+    /// view's or the pasted kubelet's.
     pub config: KubeletConfig,
+    /// Why the view's configuration is refused, for the panel to say (a
+    /// pasted one's refusal is said under its field).
+    pub refused: Option<String>,
     pub choice: Html,
 }
 
-/// The kubelet's shipped defaults for `version`, or the configuration the
-/// view's controls set: a pod does not carry its node's configuration, so
-/// the user chooses (shipped, until they do).
+/// The kubelet's shipped defaults for `version`, the configuration the
+/// view's controls set, or a kubelet's own (its /configz or its
+/// KubeletConfiguration, pasted): a pod does not carry its node's
+/// configuration, so the user chooses (shipped, until they do).
 #[hook]
 pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletConfig) -> Assumed {
-    let above_chosen = use_state(|| false);
+    let chosen = use_state(|| ASSUME_SHIPPED);
+    let pasted_text = use_state(String::new);
     let shipped = NodeAssumption::new(version, None, "");
     let above = NodeAssumption::new(version, Some(config), "as configured above");
     let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
         Ok(n) => n.label.clone(),
         Err(e) => format!("{refused} (refused: {e})"),
     };
+    // A kubelet's own configuration: read, then judged as the kubelet would.
+    let pasted = (*chosen == ASSUME_PASTED).then(|| {
+        if pasted_text.trim().is_empty() {
+            return Err("paste the kubelet's /configz (kubectl get --raw /api/v1/nodes/NODE/proxy/configz) or its KubeletConfiguration".to_owned());
+        }
+        let (c, source) = kubelet_config::read(&pasted_text)?;
+        let node = NodeAssumption::new(version, Some(&c), &format!("with {}", source.words()))
+            .map_err(|e| e.to_string())?;
+        Ok((node, c))
+    });
+    let field = pasted.as_ref().map(|p| {
+        let text = pasted_text.clone();
+        html! {
+            <TextArea id={format!("{id}-config")} label="the kubelet's configuration" rows={4}
+                value={(*pasted_text).clone()} oninput={Callback::from(move |t: String| text.set(t))}
+                error={p.as_ref().err().map(|e| AttrValue::from(e.clone()))} />
+        }
+    });
     let choice = html! {
-        <Choice id={id} label="Diagnose on"
-            options={vec![
-                (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
-                (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
-            ]}
-            selected={if *above_chosen { ASSUME_ABOVE } else { ASSUME_SHIPPED }}
-            onchange={{ let a = above_chosen.clone(); Callback::from(move |v: String| a.set(v == ASSUME_ABOVE)) }} />
+        <>
+            <Choice id={id} label="Diagnose on"
+                options={vec![
+                    (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
+                    (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
+                    (AttrValue::from(ASSUME_PASTED), AttrValue::from("a kubelet's own configuration (its /configz, pasted)")),
+                ]}
+                selected={*chosen}
+                onchange={{ let c = chosen.clone(); Callback::from(move |v: String| c.set([ASSUME_ABOVE, ASSUME_PASTED].into_iter().find(|&k| k == v).unwrap_or(ASSUME_SHIPPED))) }} />
+            { for field }
+        </>
     };
-    Assumed {
-        node: if *above_chosen { above } else { shipped },
-        config: if *above_chosen {
-            config.clone()
-        } else {
-            KubeletConfig::default()
+    let refused = |e: &ConfigError| format!("the view's kubelet configuration is refused: {e}");
+    match (*chosen, pasted) {
+        (_, Some(Ok((node, c)))) => Assumed {
+            node: Ok(node),
+            config: c,
+            refused: None,
+            choice,
         },
-        choice,
+        (_, Some(Err(e))) => Assumed {
+            node: Err(e),
+            config: KubeletConfig::default(),
+            refused: None,
+            choice,
+        },
+        (ASSUME_ABOVE, None) => Assumed {
+            refused: above.as_ref().err().map(refused),
+            node: above.map_err(|e| refused(&e)),
+            config: config.clone(),
+            choice,
+        },
+        _ => Assumed {
+            refused: shipped.as_ref().err().map(refused),
+            node: shipped.map_err(|e| refused(&e)),
+            config: KubeletConfig::default(),
+            choice,
+        },
     }
 }
 
@@ -185,6 +233,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
         node,
         config: assumed_config,
         choice: assume_choice,
+        refused,
     } = use_assumed("pod-assume", p.version, &p.config);
     let node = &node;
     let all = match (&shown, node) {
@@ -274,7 +323,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
     let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
     let error = match (&*read, node) {
         (Err(e), _) if !e.is_empty() => Some(e.clone()),
-        (_, Err(e)) => Some(format!("the view's kubelet configuration is refused: {e}")),
+        (_, Err(_)) => refused.clone(),
         _ => None,
     };
     let now_error = match &typed_now {

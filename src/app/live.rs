@@ -394,6 +394,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     let Assumed {
         node,
         choice: assume_choice,
+        refused,
         ..
     } = use_assumed("live-assume", p.version, &p.config);
     {
@@ -534,8 +535,8 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 { assume_choice }
                 <button type="submit" id="live-watch" disabled={ns_error.is_some()}>{"Watch"}</button>
             </form>
-            if let Err(e) = &node {
-                <p class="error" role="alert">{ format!("the view's kubelet configuration is refused: {e}") }</p>
+            if let Some(e) = &refused {
+                <p class="error" role="alert">{ e.clone() }</p>
             }
             <p id="live-status" role="status">{ status }</p>
             { for no_api }
