@@ -3,16 +3,22 @@
 use super::prelude::*;
 
 /// Colours for a pod's outcome in the Job Gantt chart.
-pub(super) fn result_color(r: crate::engine::job::PodResult) -> RGBColor {
+pub(super) fn result_color(look: Look, r: crate::engine::job::PodResult) -> RGBColor {
     use crate::engine::job::PodResult::*;
-    match r {
-        Succeeded => RGBColor(0x2c, 0xa0, 0x2c),
-        Failed => RGBColor(0xd6, 0x27, 0x28),
-        Ignored => RGBColor(0xaa, 0xaa, 0xaa),
-        FailedIndex => RGBColor(0x8c, 0x1c, 0x13),
-        FailedJob => RGBColor(0x5a, 0x00, 0x5a),
-        RestartedInPlace => RGBColor(0xff, 0x7f, 0x0e),
-        Terminated => RGBColor(0x1f, 0x5f, 0xbf),
+    // (light, dark): each at least 3:1 against its theme's background.
+    let (light, dark) = match r {
+        Succeeded => (RGBColor(0x2c, 0xa0, 0x2c), RGBColor(0x2c, 0xa0, 0x2c)),
+        Failed => (RGBColor(0xd6, 0x27, 0x28), RGBColor(0xd6, 0x27, 0x28)),
+        Ignored => (RGBColor(0x80, 0x80, 0x80), RGBColor(0xaa, 0xaa, 0xaa)),
+        FailedIndex => (RGBColor(0x8c, 0x1c, 0x13), RGBColor(0xe0, 0x70, 0x5f)),
+        FailedJob => (RGBColor(0x5a, 0x00, 0x5a), RGBColor(0xc0, 0x70, 0xc0)),
+        RestartedInPlace => (RGBColor(0xc2, 0x5e, 0x00), RGBColor(0xff, 0x7f, 0x0e)),
+        Terminated => (PALETTE[0], look.ink(PALETTE[0])),
+    };
+    if look.dark {
+        dark
+    } else {
+        light
     }
 }
 
@@ -66,7 +72,7 @@ pub fn draw_job<DB: DrawingBackend>(
         let y = p.index as f64;
         Rectangle::new(
             [(x0, y + 0.15), (x1, y + 0.85)],
-            result_color(p.result).filled(),
+            result_color(look, p.result).filled(),
         )
     });
     chart.draw_series(bars)?;
@@ -86,7 +92,12 @@ pub fn draw_job<DB: DrawingBackend>(
     ]
     .into_iter()
     .filter(|&(_, result)| run.pods.iter().any(|p| p.result == result))
-    .map(|(label, result)| (label.to_owned(), Key::Patch(result_color(result).to_rgba())))
+    .map(|(label, result)| {
+        (
+            label.to_owned(),
+            Key::Patch(result_color(look, result).to_rgba()),
+        )
+    })
     .collect();
     look.legend(&chart, &legend, true)?;
     area.present()?;

@@ -366,7 +366,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .draw()?;
     if let Some((color, _, band)) = &extras.band {
         // The jitter band faint.
-        draw_band(&mut chart, band, scale, color.mix(0.22))?;
+        draw_band(&mut chart, band, scale, look.ink(*color).mix(0.22))?;
     }
     for (fill, _, band) in &extras.stack {
         draw_band(&mut chart, band, scale, fill.color().mix(1.0))?;
@@ -382,14 +382,14 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     for (x0, x1) in &extras.marks {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(x0 / scale, 0.0), (x1 / scale, h)],
-            LIMIT.mix(0.8).filled(),
+            look.ink(LIMIT).mix(0.8).filled(),
         )))?;
     }
     if let Some((color, _, marks)) = &extras.marks2 {
         for (x0, x1) in marks {
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x0 / scale, h), (x1 / scale, 2.0 * h)],
-                color.mix(0.8).filled(),
+                look.ink(*color).mix(0.8).filled(),
             )))?;
         }
     }
@@ -456,17 +456,17 @@ fn line_style(look: Look, line: &Line) -> (ShapeStyle, (u32, u32)) {
 fn legend_rows(look: Look, lines: &[Line], extras: &Extras) -> Vec<(String, Key)> {
     let mut legend = vec![];
     if let Some((color, label, _)) = &extras.band {
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.22))));
+        legend.push(((*label).to_owned(), Key::Patch(look.ink(*color).mix(0.22))));
     }
     // The stack's top layer first, as the eye meets it.
     for (fill, label, _) in extras.stack.iter().rev() {
         legend.push(((*label).to_owned(), Key::Fill(*fill)));
     }
     if let Some((color, label, _)) = &extras.marks2 {
-        legend.push(((*label).to_owned(), Key::Patch(color.mix(0.8))));
+        legend.push(((*label).to_owned(), Key::Patch(look.ink(*color).mix(0.8))));
     }
     if let Some((label, _)) = &extras.dots {
-        legend.push(((*label).to_owned(), Key::Patch(LIMIT.mix(0.8))));
+        legend.push(((*label).to_owned(), Key::Patch(look.ink(LIMIT).mix(0.8))));
     }
     if let Some((_, label)) = &extras.now {
         let dash = (look.px(4.0), look.px(3.0));

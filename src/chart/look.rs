@@ -14,6 +14,14 @@ pub const PALETTE: [RGBColor; 4] = [
 pub(super) const LIMIT: RGBColor = RGBColor(0xc0, 0x20, 0x20);
 /// The event client's limit, marked beside the main one's.
 pub(super) const EVENT_LIMIT: RGBColor = RGBColor(0xe6, 0x9f, 0x00);
+/// The colours above as drawn on the other theme's background, where they
+/// fall under 3:1 (`Look::ink`): the live blue and the limit's red on the
+/// dark one, the event limit's amber on white.
+const INKS: [(bool, RGBColor, RGBColor); 3] = [
+    (true, PALETTE[0], RGBColor(0x5b, 0x9b, 0xf0)),
+    (true, LIMIT, RGBColor(0xe8, 0x5c, 0x5c)),
+    (false, EVENT_LIMIT, RGBColor(0xa8, 0x6e, 0x00)),
+];
 /// The kinds of request, stacked in `Kind::ALL`'s order, for each theme
 /// (light, dark): status in blues, events in greens; each pair told apart
 /// by lightness and by the lighter one's dots (`Fill::Dotted`) too. Every
@@ -177,7 +185,14 @@ impl Look {
         (FONT, size * self.scale).into_font().color(&self.fg())
     }
     pub(super) fn line(self, color: RGBColor, width: f64) -> ShapeStyle {
-        color.stroke_width(self.px(width))
+        self.ink(color).stroke_width(self.px(width))
+    }
+    /// A series' or a mark's colour as drawn on this theme's background:
+    /// every one at least 3:1 against it (WCAG 2.2's non-text contrast).
+    pub(super) fn ink(self, color: RGBColor) -> RGBColor {
+        INKS.iter()
+            .find(|&&(dark, base, _)| dark == self.dark && base == color)
+            .map_or(color, |&(_, _, drawn)| drawn)
     }
     /// The caption's font: 16 px, smaller where the caption would not fit
     /// the chart's width (a 360 px phone), never below 9 px.
@@ -421,5 +436,79 @@ mod tests {
         // A tall chart keeps a fifth; a tiny one gives the legend at most 60 %.
         assert_eq!(share((1200, 600), 4), 0.2);
         assert_eq!(share((300, 120), 4), 0.6);
+    }
+
+    /// WCAG 2.2's contrast ratio of two sRGB colours.
+    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+        let luminance = |c: RGBColor| {
+            let lin = |v: u8| {
+                let v = f64::from(v) / 255.0;
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    // Every line, mark, bar and dot on both themes stands 3:1 from the
+    // background (non-text contrast): the live blue on dark was 2.9:1, the
+    // limit's red 2.9:1, the event limit's amber on white 2.2:1.
+    #[test]
+    fn every_series_stands_out_on_both_themes() {
+        use crate::engine::job::PodResult::*;
+        use crate::engine::RequestKind;
+        assert!(
+            contrast(
+                PALETTE[0],
+                Look {
+                    dark: true,
+                    ..Look::default()
+                }
+                .bg()
+            ) < 3.0
+        );
+        for dark in [false, true] {
+            let look = Look {
+                dark,
+                ..Look::default()
+            };
+            let mut inks: Vec<(String, RGBColor)> = PALETTE
+                .iter()
+                .chain(&[REFERENCE, LIMIT, EVENT_LIMIT])
+                .map(|&c| (format!("{c:?}"), look.ink(c)))
+                .collect();
+            for k in RequestKind::ALL {
+                let (solid, dots) = match look.kind(k) {
+                    Fill::Solid(c) => (c, c),
+                    Fill::Dotted(_, dots) => (dots, dots),
+                };
+                inks.push((format!("{k:?}"), solid));
+                inks.push((format!("{k:?} dots"), dots));
+            }
+            for r in [
+                Succeeded,
+                Failed,
+                Ignored,
+                FailedIndex,
+                FailedJob,
+                RestartedInPlace,
+                Terminated,
+            ] {
+                inks.push((format!("{r:?}"), super::super::job::result_color(look, r)));
+            }
+            for (name, c) in inks {
+                let ratio = contrast(c, look.bg());
+                assert!(
+                    ratio >= 3.0,
+                    "{name} on {}: {ratio:.2}",
+                    if dark { "dark" } else { "light" }
+                );
+            }
+        }
     }
 }

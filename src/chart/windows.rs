@@ -63,7 +63,7 @@ pub fn draw_windows<DB: DrawingBackend>(
         .draw()?;
     let mut legend = vec![];
     for (gi, (name, color, counts)) in groups.into_iter().enumerate() {
-        let w = 0.8 / n;
+        let (w, color) = (0.8 / n, look.ink(color));
         chart.draw_series(counts.iter().enumerate().map(move |(i, &c)| {
             let x0 = i as f64 + 0.1 + gi as f64 * w;
             Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
