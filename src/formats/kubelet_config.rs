@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use crate::engine::config::KubeletConfig;
+use crate::engine::field::quoted;
 
 /// A paste or a file larger than any kubelet's configuration.
 pub const MAX_KUBELET_CONFIG_TEXT: usize = 256 * 1024;
@@ -68,9 +69,9 @@ pub fn read(text: &str) -> Result<(KubeletConfig, Source), String> {
         // The kubelet's decoder: an unknown kind or version is not loaded.
         if field("kind") != KIND || field("apiVersion") != API_VERSION {
             return Err(format!(
-                "no kind {:?} is registered for version {:?}: a kubelet reads kind {KIND}, apiVersion {API_VERSION}",
-                field("kind"),
-                field("apiVersion")
+                "no kind {} is registered for version {}: a kubelet reads kind {KIND}, apiVersion {API_VERSION}",
+                quoted(field("kind")),
+                quoted(field("apiVersion"))
             ));
         }
     }
