@@ -74,7 +74,7 @@ say "pods --follow (native): 10,000 pods and a day of watch events"
 cargo bench --bench follow 2>/dev/null | grep -E 'µs$|MB$' | tee -a "$out/engine.txt" >&2
 say "the readers under AFL++, 60 s each"
 # A benchmark reports: what the fuzzer found is a row, not an abort.
-{ bash scripts/fuzz.sh 60 2>&1 || true; } | tee -a /dev/stderr | grep -E '^  [a-z]+: .* runs' >"$out/fuzz.txt" || true
+{ bash scripts/fuzz.sh 60 2>&1 || true; } | tee -a /dev/stderr | grep -E '^  [a-z_]+: .* runs' >"$out/fuzz.txt" || true
 chromium_version=$(/usr/bin/chromium --version 2>/dev/null | head -1)
 echo "$(date -u +%F), $(nproc) cores, ${chromium_version:-Chromium} headless (software rendering), release build" >"$out/machine.txt"
 say "all of it"
