@@ -460,7 +460,6 @@ mod tests {
     // limit's red 2.9:1, the event limit's amber on white 2.2:1.
     #[test]
     fn every_series_stands_out_on_both_themes() {
-        use crate::engine::job::PodResult::*;
         use crate::engine::RequestKind;
         assert!(
             contrast(
@@ -490,15 +489,7 @@ mod tests {
                 inks.push((format!("{k:?}"), solid));
                 inks.push((format!("{k:?} dots"), dots));
             }
-            for r in [
-                Succeeded,
-                Failed,
-                Ignored,
-                FailedIndex,
-                FailedJob,
-                RestartedInPlace,
-                Terminated,
-            ] {
+            for r in crate::engine::job::PodResult::ALL {
                 inks.push((format!("{r:?}"), super::super::job::result_color(look, r)));
             }
             for (name, c) in inks {

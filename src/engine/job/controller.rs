@@ -57,6 +57,18 @@ pub enum PodResult {
     Terminated,
 }
 
+impl PodResult {
+    pub const ALL: [PodResult; 7] = [
+        PodResult::Succeeded,
+        PodResult::Failed,
+        PodResult::Ignored,
+        PodResult::FailedIndex,
+        PodResult::FailedJob,
+        PodResult::RestartedInPlace,
+        PodResult::Terminated,
+    ];
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodRecord {
