@@ -1528,14 +1528,8 @@ async fn a_pasted_pod_is_diagnosed_and_explored() {
     assert!(page.root.query_selector("#marker-note").unwrap().is_none());
 }
 
-/// The first view ticks ReduceDefaultCrashLoopBackOffDecay (a what-if); a
-/// pasted pod is diagnosed on the kubelet's shipped defaults all the same,
-/// unless the panel's choice says the configuration above. coredns at Restart
-/// Count 4, last exit 14:39:10 +0200: 10 s · 2³ = 80 s → 14:40:30, 70 s after
-/// 14:39:20; on 1 s / 5 min, 8 s → 14:39:18, due 2 s ago, the 1.35+ pod worker
-/// at most min(8 s, 60 s)/2 = 4 s late → 14:39:22.
-#[wasm_bindgen_test]
-async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
+/// The page with minikube's coredns describe pasted, diagnosed at 12:39:20 UTC.
+async fn coredns_pasted() -> Page {
     let page = Page::mount_at("").await;
     page.click("h-diagnose").await;
     page.type_into("pod-now", "2023-09-15T12:39:20Z").await;
@@ -1544,6 +1538,18 @@ async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
         include_str!("fixtures/kubectl/coredns-6321-describe-minikube.txt"),
     )
     .await;
+    page
+}
+
+/// The first view ticks ReduceDefaultCrashLoopBackOffDecay (a what-if); a
+/// pasted pod is diagnosed on the kubelet's shipped defaults all the same,
+/// unless the panel's choice says the configuration above. coredns at Restart
+/// Count 4, last exit 14:39:10 +0200: 10 s · 2³ = 80 s → 14:40:30, 70 s after
+/// 14:39:20; on 1 s / 5 min, 8 s → 14:39:18, due 2 s ago, the 1.35+ pod worker
+/// at most min(8 s, 60 s)/2 = 4 s late → 14:39:22.
+#[wasm_bindgen_test]
+async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
+    let page = coredns_pasted().await;
     assert_eq!(
         page.text("pod-assumes"),
         "Diagnosed on kubelet 1.37's shipped defaults (10 s / 5 min)"
@@ -1590,14 +1596,7 @@ async fn a_pasted_pod_is_diagnosed_on_the_shipped_defaults() {
 /// kubelet refuses, said under the field in its words.
 #[wasm_bindgen_test]
 async fn a_pasted_pod_is_diagnosed_on_a_kubelets_own_configuration() {
-    let page = Page::mount_at("").await;
-    page.click("h-diagnose").await;
-    page.type_into("pod-now", "2023-09-15T12:39:20Z").await;
-    page.type_into(
-        "pod-text",
-        include_str!("fixtures/kubectl/coredns-6321-describe-minikube.txt"),
-    )
-    .await;
+    let page = coredns_pasted().await;
     page.select("pod-assume", "pasted").await;
     assert!(page
         .text("pod-assume-config-error")

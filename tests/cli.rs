@@ -26,6 +26,14 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
+/// A pod's container in `pod`'s JSON, by name.
+fn container<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["containers"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == name))
+        .expect("the container")
+}
+
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/tests/fixtures/{name}",
@@ -43,12 +51,7 @@ fn pod_prints_each_containers_next_restart() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["pod"], "web-0");
-    let app = v["containers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "app")
-        .unwrap();
+    let app = container(&v, "app");
     assert_eq!(app["restartCount"], 5);
     assert_eq!(app["state"], "CrashLoopBackOff");
     assert_eq!(app["backoffMs"], 160_000);
@@ -508,12 +511,7 @@ fn a_pod_is_diagnosed_on_a_kubelets_own_configuration() {
         v["assumes"],
         format!("kubelet 1.37 with its /configz ({configz}) (10 s / 5 min)")
     );
-    let app = v["containers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "app")
-        .unwrap();
+    let app = container(&v, "app");
     assert_eq!(app["nextRestartAt"], "2026-11-20T10:02:43Z");
     // kubernetes#96366's file with a 1 min cap added: as `--config` above,
     // the api pod waits 1 min and restarts at 09:51:45.
