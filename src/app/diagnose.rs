@@ -81,7 +81,7 @@ pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletCo
     let field = pasted.as_ref().map(|p| {
         let text = pasted_text.clone();
         html! {
-            <TextArea id={format!("{id}-config")} label="the kubelet's configuration" rows={4}
+            <TextArea id={format!("{id}-config")} label="its /configz or KubeletConfiguration" rows={4}
                 value={(*pasted_text).clone()} oninput={Callback::from(move |t: String| text.set(t))}
                 error={p.as_ref().err().map(|e| AttrValue::from(e.clone()))} />
         }
@@ -92,7 +92,7 @@ pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletCo
                 options={vec![
                     (AttrValue::from(ASSUME_SHIPPED), AttrValue::from(option_text(&shipped, "the kubelet's shipped defaults"))),
                     (AttrValue::from(ASSUME_ABOVE), AttrValue::from(option_text(&above, "the configuration chosen above"))),
-                    (AttrValue::from(ASSUME_PASTED), AttrValue::from("a kubelet's own configuration (its /configz, pasted)")),
+                    (AttrValue::from(ASSUME_PASTED), AttrValue::from("a kubelet's own configuration")),
                 ]}
                 selected={*chosen}
                 onchange={{ let c = chosen.clone(); Callback::from(move |v: String| c.set([ASSUME_ABOVE, ASSUME_PASTED].into_iter().find(|&k| k == v).unwrap_or(ASSUME_SHIPPED))) }} />
@@ -431,7 +431,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                     error={now_error} />
             </div>
             <div class="row">{ assume_choice }</div>
-            <p class="hint">{"A pod does not carry its node's kubelet configuration: it is diagnosed on the kubelet's shipped defaults for the version chosen above unless you choose that view's configuration; the kubelet's own back-off message, where the output shows one, wins."}</p>
+            <p class="hint">{"A pod does not carry its node's kubelet configuration: it is diagnosed on the kubelet's shipped defaults for the version chosen above unless you choose that view's configuration or paste its kubelet's own (kubectl get --raw /api/v1/nodes/NODE/proxy/configz); the kubelet's own back-off message, where the output shows one, wins."}</p>
             { for body }
         </>
     }
