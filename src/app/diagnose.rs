@@ -68,16 +68,23 @@ pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletCo
         Ok(n) => n.label.clone(),
         Err(e) => format!("{refused} (refused: {e})"),
     };
-    // A kubelet's own configuration: read, then judged as the kubelet would.
-    let pasted = (*chosen == ASSUME_PASTED).then(|| {
-        if pasted_text.trim().is_empty() {
-            return Err("paste the kubelet's /configz (kubectl get --raw /api/v1/nodes/NODE/proxy/configz) or its KubeletConfiguration".to_owned());
-        }
-        let (c, source) = kubelet_config::read(&pasted_text)?;
-        let node = NodeAssumption::new(version, Some(&c), &format!("with {}", source.words()))
-            .map_err(|e| e.to_string())?;
-        Ok((node, c))
-    });
+    // A kubelet's own configuration: read, then judged as the kubelet would;
+    // once per text and version, not on every render (the watch's ticks).
+    let pasted = use_memo(
+        ((*chosen == ASSUME_PASTED), (*pasted_text).clone(), version),
+        |(chosen, text, version)| {
+            chosen.then(|| {
+                if text.trim().is_empty() {
+                    return Err("paste the kubelet's /configz (kubectl get --raw /api/v1/nodes/NODE/proxy/configz) or its KubeletConfiguration".to_owned());
+                }
+                let (c, source) = kubelet_config::read(text)?;
+                let node = NodeAssumption::new(*version, Some(&c), &format!("with {}", source.words()))
+                    .map_err(|e| e.to_string())?;
+                Ok((node, c))
+            })
+        },
+    );
+    let pasted = (*pasted).clone();
     let field = pasted.as_ref().map(|p| {
         let text = pasted_text.clone();
         html! {
