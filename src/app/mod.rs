@@ -39,6 +39,7 @@ use panels::{
     TimingPanel, WorkloadPanel,
 };
 use state::{Action, State};
+use std::rc::Rc;
 
 /// Mounts the explorer into `<body>`: the app's own page (boot.js calls it
 /// through the JS API's `start`).
@@ -85,7 +86,7 @@ fn live_asked() -> bool {
 }
 
 /// The page's first render's steps after the first (`App`).
-const FIRST_RENDER_STEPS: u8 = 5;
+const FIRST_RENDER_STEPS: u8 = 6;
 
 /// The class of the page's app's element while its first render's steps run.
 const BUILDING: &str = "building";
@@ -297,12 +298,24 @@ fn use_page_owner<R: Root>(query: String, sync: bool, embed: bool, root: NodeRef
 
 /// What both roots hold, read as root `R` reads links.
 #[hook]
-fn use_core<R: Root>(props: &AppProps) -> Core {
+fn use_core<R: Root>(props: &AppProps, first: Option<Prepared>) -> Core {
     let json_pin = R::JSON_PIN;
-    let link = use_memo(props.query.clone(), move |q| read_link(q, json_pin));
+    let link = {
+        let first = first.clone();
+        let link = use_memo(props.query.clone(), move |q| {
+            match first.filter(|f| f.0.query == *q) {
+                Some(f) => f.0.link.clone(),
+                None => Rc::new(read_link(q, json_pin)),
+            }
+        });
+        (*link).clone()
+    };
     let state = {
         let l = link.clone();
-        use_reducer(move || State::new(l.0.inputs.clone()))
+        use_reducer(move || match first.filter(|f| Rc::ptr_eq(&f.0.link, &l)) {
+            Some(f) => f.0.state.clone(),
+            None => State::new(l.0.inputs.clone()),
+        })
     };
     {
         let d = state.dispatcher();
@@ -467,7 +480,7 @@ impl Core {
 /// full page (the other panels, the exports, the JS API).
 #[function_component]
 pub fn EmbedApp(props: &AppProps) -> Html {
-    use_core::<EmbedApp>(props).embed_view::<EmbedApp>(props.app_url.as_deref())
+    use_core::<EmbedApp>(props, None).embed_view::<EmbedApp>(props.app_url.as_deref())
 }
 
 /// What can be mounted as the explorer (`api::mount`): the full app, which
@@ -502,19 +515,78 @@ impl Root for EmbedApp {
     const STYLESHEET: &'static str = crate::style::ELEMENT_STYLESHEET;
 }
 
-/// The full app. Its state and first render wait a task of their own
-/// (`hooks::use_first_render_steps`), after the one that starts the renderer.
+/// A link read and the state it opens with, made in a task before the app
+/// that shows them (`App`).
+#[derive(Clone)]
+struct Prepared(Rc<PreparedParts>);
+
+struct PreparedParts {
+    query: Option<AttrValue>,
+    link: Rc<(Page, Vec<Notice>)>,
+    state: State,
+}
+
+impl Prepared {
+    fn new(query: &Option<AttrValue>, link: Rc<(Page, Vec<Notice>)>) -> Self {
+        let state = State::new(link.0.inputs.clone());
+        // The results the first view reads, worked out here, not in the
+        // app's first render.
+        let _ = &*state.shown;
+        Self(Rc::new(PreparedParts {
+            query: query.clone(),
+            link,
+            state,
+        }))
+    }
+}
+
+impl PartialEq for Prepared {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The app's first steps, a task each (`hooks::use_first_render_steps`):
+/// the renderer started, the link read, its state worked out (the engine's
+/// first run), then the app's first render (`FIRST_RENDER_STEPS`). Each
+/// first call of a wasm function compiles it, so a task's cost is the code
+/// it reaches first: the last three in one task were about 85 ms on a
+/// phone's CPU (Lighthouse's 4 × slowed), over the 50 ms that blocks input.
+const APP_STEPS: u8 = 3;
+
+/// The full app.
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
-    if hooks::use_first_render_steps(1) == 0 {
+    let step = hooks::use_first_render_steps(APP_STEPS);
+    let link = {
+        let query = props.query.clone();
+        use_memo(step >= 1, move |&ready| {
+            ready.then(|| Rc::new(read_link(&query, App::JSON_PIN)))
+        })
+    };
+    let first = {
+        let query = props.query.clone();
+        use_memo(step >= 2, move |&ready| {
+            let link = (*link).clone().filter(|_| ready)?;
+            Some(Prepared::new(&query, link))
+        })
+    };
+    if step < APP_STEPS {
         return html! {};
     }
-    html! { <FullApp ..props.clone() /> }
+    html! { <FullApp app={props.clone()} first={(*first).clone()} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct FullAppProps {
+    app: AppProps,
+    first: Option<Prepared>,
 }
 
 #[function_component]
-fn FullApp(props: &AppProps) -> Html {
-    let core = use_core::<App>(props);
+fn FullApp(full: &FullAppProps) -> Html {
+    let props = &full.app;
+    let core = use_core::<App>(props, full.first.clone());
     let state = core.state.clone();
     let (view, link, sync, dark) = (core.view.clone(), core.link.clone(), core.sync, core.dark);
     // Once shown, a part's view stays mounted (hidden in the others), so
@@ -594,8 +666,8 @@ fn FullApp(props: &AppProps) -> Html {
             .inputs
     });
     // The first render in steps (`hooks::use_first_render_steps`): the
-    // page's frame, the answer, the controls in two, the charts below it,
-    // the rest.
+    // hooks, the page's frame, the answer, the controls in two, the charts
+    // below it, the rest.
     let step = hooks::use_first_render_steps(FIRST_RENDER_STEPS);
     use_effect_with(step == FIRST_RENDER_STEPS, |&done| {
         if done {
@@ -604,6 +676,10 @@ fn FullApp(props: &AppProps) -> Html {
     });
     if core.page.embed {
         return core.embed_view::<App>(app_url);
+    }
+    // Its hooks' first run (the app's state and its own) in a step of its own.
+    if step == 0 {
+        return html! { <main class="app" ref={core.root.clone()}></main> };
     }
     // The link is made on the click (it reads the page's location), not on every render.
     let copy = {
@@ -634,18 +710,18 @@ fn FullApp(props: &AppProps) -> Html {
     let body = match *view {
         View::CrashLoop => html! {
             <>
-                if step >= 1 {
+                if step >= 2 {
                     <Headline state={state.clone()} />
                 }
                 <div class="layout">
                     <div class="controls">
-                        if step >= 2 {
+                        if step >= 3 {
                             <HeadlineBar state={state.clone()} />
                             <KubeletPanel<App> state={state.clone()} slice={kubelet_slice(&state)} />
                             <CurvePanel<App> state={state.clone()} slice={curve_slice(&state)} />
                             <TimingPanel state={state.clone()} slice={timing_slice(&state)} />
                         }
-                        if step >= 3 {
+                        if step >= 4 {
                             <WorkloadPanel<App> state={state.clone()} slice={workload_slice(&state)} />
                             <ApiPanel<App> state={state.clone()} slice={api_slice(&state)} />
                         }
@@ -662,7 +738,7 @@ fn FullApp(props: &AppProps) -> Html {
                             <LazyDetails part={Part::Live} id={LIVE_ID} open={live_open} link={(*pod_part_link).clone()} dark={dark}
                                 summary={html! { <h2 id="h-live">{"Watch this cluster"}</h2> }} on_message={explore_pod} />
                         </section>
-                        if step >= 1 {
+                        if step >= 2 {
                             <ComparePanel state={state.clone()} />
                             <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
                             { gc_note(state.gc_restarts()) }
@@ -671,7 +747,7 @@ fn FullApp(props: &AppProps) -> Html {
                             <p class="note" id="marker-note">{ format!("The red dashed line marks the diagnosed pod at {} old (its restarts before it are this model's, from the observed crash interval). ", crate::engine::duration::format_human_ms(m)) }
                                 <button type="button" id="clear-marker" onclick={{ let d = state.dispatcher(); Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMarker)) }}>{"Clear the marker"}</button></p>
                         }
-                        if step >= 4 {
+                        if step >= 5 {
                             <LifecyclePanel scenario={state.scenario.clone()} runs={state.runs.first().cloned()} />
                             <Chart chart={charts::DELAYS} state={state.clone()} dark={dark} />
                             <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
