@@ -243,6 +243,16 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, how: Stepping) -> Resta
         }
         at.push(running);
         delays.push(running - exit);
+        // Stepped to the end (jitter, no periodic tail): room for the rest
+        // at the second restart's pace, not grown by doubling (a day at a
+        // 1 s cap is some 69,000 restarts a list).
+        if at.len() == 2 && !shortcut {
+            let rest = (p.horizon_ms - running) / (running - started).max(1);
+            let room = usize::try_from(rest + rest / 10 + 16).unwrap_or(MAX_RESTARTS);
+            let room = room.min(MAX_RESTARTS);
+            at.reserve(room);
+            delays.reserve(room);
+        }
         if start.gc {
             gc_at.push(running);
         }

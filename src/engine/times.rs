@@ -88,6 +88,11 @@ impl Times {
     }
 
     /// Adds one value after the rest (there is no tail yet).
+    /// Room for `n` more values written one by one.
+    pub fn reserve(&mut self, n: usize) {
+        self.head.reserve(n);
+    }
+
     pub fn push(&mut self, t: Ms) {
         debug_assert_eq!(self.tail.count, 0, "a value after the periodic tail");
         self.head.push(t);
