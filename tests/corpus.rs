@@ -517,6 +517,30 @@ fn describe_a_chat_or_terminal_touched() {
         Shape::Describe,
         &[("hello-node-lihpv", "hello-node", None, "Unknown", None)],
     );
+    // OpenShift 3.5's `oc describe` (2017: `Security Policy:`, `Environment
+    // Variables:`), every line at one indentation: its one container, never
+    // scheduled (no State), and neither its variables nor its volume taken
+    // for containers.
+    let d = check(
+        "nuage-oc-describe-2017-flattened.txt",
+        Shape::Describe,
+        &[("router-3-deploy", "deployment", None, "Unknown", None)],
+    );
+    assert_eq!(d.pods[0].namespace, "default");
+    // The same pod's page in Google Cloud's console (2016), copied: `Label
+    // <tab> value` lines and a containers table whose State cell goes on
+    // below it. 7 restarts: 10 · 2⁶ = 640 → 300 s.
+    check(
+        "k8s-17460-console-2016.txt",
+        Shape::Describe,
+        &[(
+            "hello-node-lihpv",
+            "hello-node",
+            Some(7),
+            "CrashLoopBackOff",
+            Some(300_000),
+        )],
+    );
 }
 
 #[test]

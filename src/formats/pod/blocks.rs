@@ -69,21 +69,20 @@ pub fn unwrap_tool(text: &str) -> (String, Vec<String>) {
                 .iter()
                 .all(|l| l.starts_with(**p) || l.trim_end() == p.trim_end())
     });
-    // A chat's bullet before every line of a describe (its indentation
-    // gone with it): a YAML list keeps its dashes.
+    // A chat's bullet before every line of a describe or a console's page
+    // (its indentation gone with it): a YAML list keeps its dashes.
     let bullet = BULLETS.into_iter().find(|b| {
-        filled.len() >= 2
-            && filled.iter().all(|l| l.trim_start().starts_with(b))
-            && super::describe::looks_like(
-                &filled
-                    .iter()
-                    .map(|l| {
-                        l.trim_start()
-                            .trim_start_matches(b)
-                            .trim_start_matches(['>', ' '])
-                    })
-                    .collect::<Vec<_>>(),
-            )
+        filled.len() >= 2 && filled.iter().all(|l| l.trim_start().starts_with(b)) && {
+            let unlisted: Vec<&str> = filled
+                .iter()
+                .map(|l| {
+                    l.trim_start()
+                        .trim_start_matches(b)
+                        .trim_start_matches(['>', ' '])
+                })
+                .collect();
+            super::describe::looks_like(&unlisted) || super::console::looks_like(&unlisted)
+        }
     });
     let prefix = prefix.or(bullet.as_ref());
     let mut lines: Vec<&str> = text

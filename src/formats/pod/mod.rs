@@ -5,6 +5,7 @@
 //! recognised; whatever is not a pod gets a message saying what it is.
 
 mod blocks;
+mod console;
 mod describe;
 mod events;
 mod object;
@@ -639,6 +640,17 @@ fn read_block(text: &str, version: KubeletVersion) -> Result<PodsRead, String> {
                 notes.append(&mut more);
                 return Ok(done((shape, pods, notes)));
             }
+        }
+    }
+    // A web console's page of the pod, written again as describe prints it.
+    for (rewrite, note) in console::REWRITES {
+        let Some(text) = rewrite(&lines) else {
+            continue;
+        };
+        let again: Vec<&str> = text.lines().collect();
+        if let Ok((shape, pods, mut notes)) = describe::read(&again) {
+            notes.insert(0, note.into());
+            return Ok(done((shape, pods, notes)));
         }
     }
     if describe::looks_like(&lines) {
