@@ -14,6 +14,7 @@ use yew::prelude::*;
 use super::controls::{Choice, TextArea, TextField};
 use super::instant::instant;
 use super::state::PodGroup;
+use super::words::{breakable, units_kept};
 use crate::engine::config::{ConfigError, KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::pod::{
@@ -511,9 +512,9 @@ pub fn container_view(
                         <thead><tr><th>{"configuration"}</th><th>{"wait now"}</th><th>{"next restart"}</th><th>{"restarts in the next hour"}</th></tr></thead>
                         <tbody>{ for c.alternatives.iter().map(|a| html! {
                             <tr>
-                                <td>{ a.label.clone() }</td>
-                                <td>{ format_human_ms(a.backoff_ms) }</td>
-                                <td title={time(a.next_restart_at)}>{ a.next_restart_at.map_or("—".to_owned(), |t| relative(t - clock)) }</td>
+                                <td>{ breakable(&a.label) }</td>
+                                <td>{ units_kept(&format_human_ms(a.backoff_ms)) }</td>
+                                <td title={time(a.next_restart_at)}>{ a.next_restart_at.map_or("—".to_owned(), |t| units_kept(&relative(t - clock))) }</td>
                                 <td>{ a.restarts_next_hour }</td>
                             </tr>
                         }) }</tbody>

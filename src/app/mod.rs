@@ -21,6 +21,7 @@ pub mod panels;
 pub mod results;
 pub mod state;
 pub mod stops;
+pub mod words;
 
 use wasm_bindgen::JsCast;
 use web_sys::Element;
