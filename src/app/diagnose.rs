@@ -65,8 +65,14 @@ pub fn use_assumed(id: &'static str, version: KubeletVersion, config: &KubeletCo
     let pasted_text = use_state(String::new);
     let shipped = NodeAssumption::new(version, None, "");
     let above = NodeAssumption::new(version, Some(config), "as configured above");
+    // The option without "kubelet " (the heading under it says it whole),
+    // so that it fits a phone's select.
     let option_text = |n: &Result<NodeAssumption, _>, refused: &str| match n {
-        Ok(n) => n.label.clone(),
+        Ok(n) => n
+            .label
+            .strip_prefix("kubelet ")
+            .unwrap_or(&n.label)
+            .to_owned(),
         Err(e) => format!("{refused} (refused: {e})"),
     };
     // A kubelet's own configuration: read, then judged as the kubelet would;
