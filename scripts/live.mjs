@@ -84,6 +84,10 @@ try {
   await tab.waitForSelector("#live-diagnosis");
   const diagnosis = await tab.textContent("#live-diagnosis");
   if (!/shop\/web-0/.test(diagnosis) || !/restartCount6/.test(diagnosis.replace(/\s/g, ""))) fail(`diagnosis: ${diagnosis.slice(0, 300)}`);
+  // The restarts seen so far, against the curve (one status of web-0: no
+  // wait between two runs seen yet).
+  const curves = await tab.textContent("#live-curves").catch(() => "");
+  if (!curves.startsWith("app: not enough restarts seen yet")) fail(`curves: ${curves}`);
   // LIVE_SHOTS=DIR: the panel in light, dark and at 360 px, to look at,
   // the clock set just after api-2's exit (the stub's pods are from then).
   if (process.env.LIVE_SHOTS) {

@@ -463,6 +463,83 @@ fn follow_prints_the_table_per_change_and_says_what_it_skips() {
 
 /// Ctrl-C (SIGINT, which kubectl gets too) ends the watch with exit 0 and
 /// the last state already shown.
+/// A pod's status in a watch: `count` restarts, its last run from
+/// `last.0` to `last.1` and its current run since `since` (seconds after
+/// 10:00:00), or in CrashLoopBackOff.
+fn watched(count: u64, last: (u64, u64), since: Option<u64>) -> String {
+    let at = |s: u64| format!("2026-11-20T10:{:02}:{:02}Z", s / 60, s % 60);
+    let state = match since {
+        Some(t) => format!(r#"{{"running":{{"startedAt":"{}"}}}}"#, at(t)),
+        None => r#"{"waiting":{"reason":"CrashLoopBackOff"}}"#.to_owned(),
+    };
+    format!(
+        r#"{{"type":"MODIFIED","object":{{"kind":"Pod","metadata":{{"name":"w","namespace":"n","uid":"u1"}},"spec":{{"restartPolicy":"Always"}},"status":{{"phase":"Running","containerStatuses":[{{"name":"app","restartCount":{count},"lastState":{{"terminated":{{"exitCode":1,"reason":"Error","startedAt":"{}","finishedAt":"{}"}}}},"state":{state}}}]}}}}}}"#,
+        at(last.0),
+        at(last.1)
+    )
+}
+
+/// `pods --follow` keeps the runs it sees and sets their back-offs against
+/// the node's curve. Runs of 3 s; 1.37's shipped curve waits 10, 20, 40 s
+/// before restarts 2, 3 and 4 (the first is at once). Seen: 3 − 3 = 0,
+/// 16 − 6 = 10, 39 − 19 = 20 and 82 − 42 = 40 s: it agrees. Waits of 1, 2
+/// and 4 s instead fit KEP-4603's 1 s / 1 min.
+#[test]
+fn follow_judges_the_curve_from_the_restarts_it_sees() {
+    let last_line = |stream: &[String]| {
+        let (code, out, err) = run(
+            &["pods", "--follow", "--json", "--version", "1.37"],
+            &stream.join("\n"),
+        );
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        v["pods"][0]["containers"][0].clone()
+    };
+    let doubling = [
+        watched(1, (0, 3), Some(3)),
+        watched(2, (3, 6), Some(16)),
+        watched(3, (16, 19), None),
+        watched(4, (39, 42), Some(82)),
+        watched(4, (39, 42), None),
+    ];
+    let c = last_line(&doubling);
+    assert_eq!(
+        c["observedBackoffsMs"],
+        serde_json::json!([10_000, 20_000, 40_000])
+    );
+    assert_eq!(
+        c["expectedBackoffsMs"],
+        serde_json::json!([10_000, 20_000, 40_000])
+    );
+    assert_eq!(c["agrees"], true, "{c}");
+    // Only the first two: one back-off that says anything.
+    let c = last_line(&doubling[..2]);
+    assert_eq!(c["agrees"], serde_json::Value::Null, "{c}");
+    // 0 − 3 … : run 1 3–6, run 2 from 7 (1 s), 7–10, run 3 from 12 (2 s),
+    // 12–15, run 4 from 19 (4 s).
+    let fast = [
+        watched(1, (0, 3), Some(3)),
+        watched(2, (3, 6), Some(7)),
+        watched(3, (7, 10), Some(12)),
+        watched(4, (12, 15), Some(19)),
+        watched(4, (12, 15), None),
+    ];
+    let c = last_line(&fast);
+    assert_eq!(c["agrees"], false, "{c}");
+    assert!(
+        c["curveNote"].as_str().unwrap().ends_with(
+            "they fit ReduceDefaultCrashLoopBackOffDecay on with a 1 min maximum (1 s / 1 min)"
+        ),
+        "{c}"
+    );
+    // The terminal's table says it below the rows.
+    let (_, out, _) = run(&["pods", "--follow", "--version", "1.37"], &fast.join("\n"));
+    assert!(
+        out.lines().last().unwrap().starts_with("n/w app: disagrees: 1 s, 2 s, 4 s seen where kubelet 1.37's shipped defaults (10 s / 5 min) waits 10 s, 20 s, 40 s"),
+        "{out}"
+    );
+}
+
 #[test]
 fn follow_ends_on_ctrl_c_with_exit_0() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))

@@ -495,6 +495,13 @@ fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
                     .zip(&p.diagnosis.containers)
                 {
                     c["countdownMs"] = d.next_restart_at.map(|t| t - now).into();
+                    // The back-offs seen: none between two runs yet.
+                    if let Some((_, j)) = p.curves.iter().find(|(n, _)| *n == d.name) {
+                        c["observedBackoffsMs"] = json!(j.observed_ms);
+                        c["expectedBackoffsMs"] = json!(j.expected_ms);
+                        c["agrees"] = json!(j.agrees);
+                        c["curveNote"] = json!(j.note);
+                    }
                 }
                 v["diagnosedAt"] = json!(crashloop_explorer::formats::time::format_rfc3339(p.at));
                 v

@@ -87,7 +87,7 @@ impl PartialEq for Watch {
 enum Msg {
     Phase(Phase),
     /// A fresh list: the set starts again.
-    Listed(Live),
+    Listed(Box<Live>),
     Reads(Vec<Read>),
 }
 
@@ -99,6 +99,10 @@ impl Reducible for Watch {
         match msg {
             Msg::Phase(p) => next.phase = p,
             Msg::Listed(live) => {
+                let live = match &self.live {
+                    Some(old) => old.borrow().relisted(*live),
+                    None => *live,
+                };
                 next.live = Some(Rc::new(RefCell::new(live)));
                 next.phase = Phase::Watching;
             }
@@ -320,7 +324,7 @@ async fn run(
                     if !alive() {
                         return;
                     }
-                    state.dispatch(Msg::Listed(live));
+                    state.dispatch(Msg::Listed(Box::new(live)));
                     from = rv;
                     retry = RETRY_FIRST_MS;
                 }
@@ -521,6 +525,10 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{" diagnosed at "}{ instant(p.at) }{ format!(" on {}", l.node().label) }</small></h3>
                 if !d.notes.is_empty() {
                     <ul class="notes">{ for d.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
+                }
+                if !p.curves.is_empty() {
+                    <p class="hint">{"The back-offs this watch has seen, against the curve assumed:"}</p>
+                    <ul class="notes" id="live-curves">{ for p.curves.iter().map(|(name, j)| html! { <li><code>{ name.clone() }</code>{ format!(": {}", j.note) }</li> }) }</ul>
                 }
                 { for d.containers.iter().enumerate().map(|(i, c)| container_view("live", i, c, clock, false, None, true)) }
             </div>

@@ -15,6 +15,7 @@ pub mod lifecycle;
 pub mod limiter;
 pub mod live;
 pub mod node;
+pub mod observed;
 pub mod pod;
 pub mod presets;
 pub mod requests;

@@ -314,7 +314,7 @@ fn restarts_next_hour(
 /// How late the pod worker may act after the wait ends: 1.35+ requeues at
 /// the expiry clamped to a minute and jittered up to 1.5× (up to half the
 /// last interval, ≤ 30 s); before, it rechecked every 10-15 s.
-fn requeue_lag(version: KubeletVersion, wait: Ms) -> Ms {
+pub(crate) fn requeue_lag(version: KubeletVersion, wait: Ms) -> Ms {
     if version.requeues_at_expiry() {
         wait.min(MAX_REQUEUE_MS) / 2
     } else {

@@ -593,6 +593,13 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
     if rows.len() == 1 {
         out.push_str("(no crash-looping pod)\n");
     }
+    // What the restarts seen say of the curve, where they say enough.
+    for p in live.pods() {
+        let d = &p.diagnosis;
+        for (name, j) in p.curves.iter().filter(|(_, j)| j.agrees.is_some()) {
+            out.push_str(&format!("{}/{} {name}: {}\n", d.namespace, d.pod, j.note));
+        }
+    }
     out
 }
 
@@ -625,6 +632,14 @@ impl Written {
         if let Some(cs) = v.get_mut("containers").and_then(Value::as_array_mut) {
             for c in cs {
                 c["countdownMs"] = "\u{0}".into();
+                let name = c["name"].as_str().unwrap_or_default();
+                // The back-offs this watch has seen, against the node's curve.
+                if let Some((_, j)) = p.curves.iter().find(|(n, _)| n == name) {
+                    c["observedBackoffsMs"] = j.observed_ms.clone().into();
+                    c["expectedBackoffsMs"] = j.expected_ms.clone().into();
+                    c["agrees"] = j.agrees.into();
+                    c["curveNote"] = j.note.clone().into();
+                }
             }
         }
         v["diagnosedAt"] = time(Some(p.at));
