@@ -573,7 +573,7 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
     if step < APP_STEPS {
-        return html! {};
+        return html! { <div aria-busy="true"></div> };
     }
     html! { <FullApp app={props.clone()} first={(*first).clone()} /> }
 }
@@ -680,8 +680,10 @@ fn FullApp(full: &FullAppProps) -> Html {
     }
     // Its hooks' first run (the app's state and its own) in a step of its own.
     if step == 0 {
-        return html! { <main class="app" ref={core.root.clone()}></main> };
+        return html! { <main class="app" ref={core.root.clone()} aria-busy="true"></main> };
     }
+    // Busy until its last step: assistive technology, and tests, wait.
+    let busy = (step < FIRST_RENDER_STEPS).then_some("true");
     // The link is made on the click (it reads the page's location), not on every render.
     let copy = {
         let (copied, query, app_url) = (copied.clone(), core.query.clone(), props.app_url.clone());
@@ -785,7 +787,7 @@ fn FullApp(full: &FullAppProps) -> Html {
         })
         .collect();
     html! {
-        <main class="app" ref={core.root.clone()}>
+        <main class="app" ref={core.root.clone()} aria-busy={busy}>
             <header>
                 if !props.static_header {
                     <h1>{"crashloop-explorer"}</h1>
