@@ -166,7 +166,8 @@ mod cli {
         /// over an hour old is diagnosed as of its own newest time).
         #[arg(long)]
         pub now: Option<String>,
-        /// The kubelet's version, 1.31 to 1.37.
+        /// The kubelet's version, 1.31 to 1.37, or as its node reports it
+        /// (`kubectl get nodes`' VERSION: v1.33.5-eks-113cf36, v1.31.4+k3s1).
         #[arg(long, default_value = "1.37")]
         pub version: String,
         /// The node's KubeletConfiguration parts as JSON, e.g.
@@ -297,12 +298,7 @@ fn node_assumed(
 ) -> Result<crashloop_explorer::engine::pod::NodeAssumption, String> {
     use crashloop_explorer::engine::config::{KubeletConfig, KubeletVersion};
     use crashloop_explorer::engine::pod::NodeAssumption;
-    let version = KubeletVersion::parse(&node.version).ok_or_else(|| {
-        format!(
-            "--version {}: not a modelled kubelet version (1.31 to 1.37)",
-            quoted(&node.version)
-        )
-    })?;
+    let version = KubeletVersion::of_node(&node.version).map_err(|e| format!("--version: {e}"))?;
     if let Some(path) = &node.kubelet_config {
         use crashloop_explorer::formats::kubelet_config::{read, MAX_KUBELET_CONFIG_TEXT};
         let shown = path.display();

@@ -96,7 +96,17 @@ fn what_is_not_a_pod_exits_2_with_a_message() {
     assert!(err.starts_with("this is a Deployment, not a Pod"), "{err}");
     let (code, _, err) = run(&["pod", "--version", "1.99"], &fixture("web-0.json"));
     assert_eq!(code, 2);
-    assert!(err.contains("not a modelled kubelet version"));
+    assert_eq!(
+        err.trim(),
+        "--version: kubelet 1.99: 1.99 is not a modelled release (1.31 to 1.37)"
+    );
+    // A node's own VERSION, vendor suffix and all, names its release.
+    let (code, out, err) = run(
+        &["pod", "--version", "v1.33.5-eks-113cf36"],
+        &fixture("web-0.json"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("kubelet 1.33's shipped defaults"), "{out}");
     let (code, _, err) = run(
         &[
             "pod",

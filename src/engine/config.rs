@@ -151,6 +151,44 @@ impl KubeletVersion {
         Self::ALL.into_iter().find(|v| v.name() == s)
     }
 
+    /// The release a node reports (`status.nodeInfo.kubeletVersion`, the
+    /// VERSION `kubectl get nodes` prints: `v1.33.5-eks-113cf36`,
+    /// `v1.31.4+k3s1`, `v1.30.2-gke.1587003`), by its major and minor
+    /// whatever the vendor added; a release name (`1.37`) reads as well.
+    pub fn of_node(reported: &str) -> Result<Self, String> {
+        let t = reported.trim();
+        let not_one = || {
+            format!(
+                "kubelet {}: not a Kubernetes version (v1.33.5, as a node reports it, or 1.33)",
+                super::field::quoted(t)
+            )
+        };
+        let (major, rest) = t
+            .strip_prefix('v')
+            .unwrap_or(t)
+            .split_once('.')
+            .ok_or_else(not_one)?;
+        let minor_end = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let (minor, after) = rest.split_at(minor_end);
+        let whole = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+        if !whole(major)
+            || !whole(minor)
+            || !(after.is_empty() || after.starts_with(['.', '-', '+']))
+        {
+            return Err(not_one());
+        }
+        let name = format!("{major}.{minor}");
+        Self::parse(&name).ok_or_else(|| {
+            format!(
+                "kubelet {t}: {name} is not a modelled release ({} to {})",
+                Self::ALL[0].name(),
+                Self::ALL[Self::ALL.len() - 1].name()
+            )
+        })
+    }
+
     /// A gate's default, or `None` where this kubelet does not know the gate.
     pub fn gate_default(self, gate: &str) -> Option<bool> {
         self.release()
@@ -544,5 +582,33 @@ mod tests {
         );
         gates.retain(|name, on| name == "A" || on);
         assert_eq!(gates.iter().collect::<Vec<_>>(), [("A", true)]);
+    }
+}
+
+#[cfg(test)]
+mod node_version_tests {
+    use super::KubeletVersion;
+
+    #[test]
+    fn a_nodes_reported_version_names_its_release() {
+        for (reported, release) in [
+            ("v1.33.5-eks-113cf36", KubeletVersion::V1_33),
+            ("v1.31.4+k3s1", KubeletVersion::V1_31),
+            (" v1.36.2 ", KubeletVersion::V1_36),
+            ("v1.37.0-rc.1", KubeletVersion::V1_37),
+            ("1.37", KubeletVersion::V1_37),
+        ] {
+            assert_eq!(KubeletVersion::of_node(reported), Ok(release), "{reported}");
+        }
+        assert_eq!(
+            KubeletVersion::of_node("v1.30.2-gke.1587003"),
+            Err(
+                "kubelet v1.30.2-gke.1587003: 1.30 is not a modelled release (1.31 to 1.37)".into()
+            )
+        );
+        for bad in ["v1.3x", "1.36rc", "v2", "", "v.33"] {
+            let e = KubeletVersion::of_node(bad).unwrap_err();
+            assert!(e.contains("not a Kubernetes version"), "{bad}: {e}");
+        }
     }
 }

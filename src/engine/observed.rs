@@ -13,8 +13,9 @@ use super::pod::{
 };
 use super::Ms;
 
-/// Runs kept per container: the newest; a verdict needs only a few.
-const KEPT_RUNS: usize = 16;
+/// Runs kept per container: the newest; a verdict needs only a few, and a
+/// watch of 10,000 pods keeps them all.
+const KEPT_RUNS: usize = 8;
 
 /// Back-offs needed for a verdict: the first restart waits nothing on
 /// every curve, so one more than it.

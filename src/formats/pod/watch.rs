@@ -556,8 +556,9 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
         "LAST EXIT",
     ];
     let steps = curve_steps(live);
+    let pods = live.pods();
     let mut rows: Vec<[String; 8]> = vec![HEAD.map(str::to_owned)];
-    for p in live.pods() {
+    for p in &pods {
         let d = &p.diagnosis;
         for c in p.diagnosis.containers.iter().filter(|c| c.looping()) {
             rows.push([
@@ -594,7 +595,7 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
         out.push_str("(no crash-looping pod)\n");
     }
     // What the restarts seen say of the curve, where they say enough.
-    for p in live.pods() {
+    for p in &pods {
         let d = &p.diagnosis;
         for (name, j) in p.curves.iter().filter(|(_, j)| j.agrees.is_some()) {
             out.push_str(&format!("{}/{} {name}: {}\n", d.namespace, d.pod, j.note));
