@@ -1398,11 +1398,9 @@ async fn the_job_view_shows_an_ignored_failures_wait() {
         .contains("still delay the replacement"));
     // Pods start at 0, 40 s and 1 min 30 s; the Job completes at 2 min.
     assert_eq!(page.text("job-condition-type"), "Complete");
-    assert!(
-        page.text("job-pods").contains("40 s – 1 min 10 s"),
-        "{}",
-        page.text("job-pods")
-    );
+    // A figure and its unit are joined by a no-break space.
+    let pods = page.text("job-pods").replace('\u{a0}', " ");
+    assert!(pods.contains("40 s – 1 min 10 s"), "{pods}");
     // A container rule restarting on exit 42 in a Never pod: no failure, only restarts.
     page.type_into("job-script", "exit 42\nexit 42\nsucceed")
         .await;

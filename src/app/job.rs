@@ -12,6 +12,7 @@ use super::controls::{
     TextField,
 };
 use super::state::nearest_stop;
+use super::words::{breakable, units_kept};
 use crate::chart::draw_job;
 use crate::engine::duration::format_human_ms;
 use crate::engine::job::script::DEFAULT_CONTAINER;
@@ -665,10 +666,10 @@ pub fn JobView(p: &JobViewProps) -> Html {
                             <tbody>{ for run.pods.iter().take(200).map(|p| html! {
                                 <tr>
                                     <td><code>{ p.name.clone() }</code></td>if run.indexed { <td>{ p.index }</td> }
-                                    <td>{ format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms)) }</td>
+                                    <td>{ units_kept(&format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms))) }</td>
                                     <td>{ result_word(p.result) }</td>
                                     <td>{ p.rule.map_or_else(|| "—".to_owned(), |r| format!("rules[{r}]")) }</td>
-                                    <td>{ p.detail.clone() }</td>
+                                    <td>{ breakable(&p.detail) }</td>
                                 </tr>
                             }) }</tbody>
                         </table>
