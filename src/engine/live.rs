@@ -134,20 +134,20 @@ impl Live {
     /// one saw of the pods still in it: a relist does not forget restarts.
     pub fn relisted(&self, mut fresh: Live) -> Live {
         for (key, runs) in &self.seen {
-            let Some(kept) = fresh
-                .fingerprints
-                .contains_key(key)
-                .then(|| fresh.seen.entry(key.clone()).or_default())
-            else {
+            if !fresh.fingerprints.contains_key(key) {
                 continue;
-            };
+            }
+            let kept = fresh.seen.entry(key.clone()).or_default();
             for (name, r) in runs {
                 kept.entry(name.clone()).or_default().merge(r);
             }
         }
-        let keys: Vec<String> = fresh.listed.keys().cloned().collect();
-        for key in keys {
-            let curves = fresh.curves(&key, &fresh.listed[&key].diagnosis);
+        let judged: Vec<(String, Vec<(String, Judgement)>)> = fresh
+            .listed
+            .iter()
+            .map(|(key, l)| (key.clone(), fresh.curves(key, &l.diagnosis)))
+            .collect();
+        for (key, curves) in judged {
             if let Some(l) = fresh.listed.get_mut(&key) {
                 l.curves = curves;
             }

@@ -153,9 +153,12 @@ fn listed(waits: &[Ms]) -> String {
         .join(", ")
 }
 
-/// The back-offs seen against `node`'s curve. Restarts after a run past the
-/// curve's reset (the kubelet starts it over) and the first restart (no
-/// wait on any curve) say nothing of it and are left out.
+/// The back-offs seen against `node`'s curve. The kubelet's wait runs from
+/// the run's `finishedAt`, and the first exit, with no back-off entry yet,
+/// restarts at once (pkg/kubelet/kuberuntime/kuberuntime_manager.go,
+/// `doBackOff`). Restarts after a run past the curve's reset (the kubelet
+/// starts it over) and the first restart say nothing of the curve and are
+/// left out.
 pub fn judge(seen: &[ObservedBackoff], node: &NodeAssumption) -> Judgement {
     let b = &node.backoff;
     let telling: Vec<ObservedBackoff> = seen
