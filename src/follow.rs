@@ -11,15 +11,36 @@ use std::process::ExitCode;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crashloop_explorer::engine::live::Live;
+use std::sync::mpsc::{Receiver, Sender};
+
+use crashloop_explorer::engine::live::{Change, Live};
+use crashloop_explorer::engine::pod::NodeAssumption;
 use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
 
 use crate::cli::Node;
+use crate::watch::Configz;
 
-/// What the reading thread and Ctrl-C tell the main loop.
-enum Input {
-    Line(String),
-    End(Option<String>),
+/// Which stream a line comes from: the pods' watch (whose end ends the
+/// command) or the nodes'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Pods,
+    Nodes,
+}
+
+/// What the reading threads, the /configz reads and Ctrl-C tell the main
+/// loop.
+pub enum Input {
+    Line(Stream, String),
+    End(Stream, Option<String>),
+    /// A line kubectl wrote on its standard error.
+    Said(Stream, String),
+    /// What a node's /configz gave, asked at its kubelet's version.
+    Configz {
+        name: String,
+        version: String,
+        read: Result<String, String>,
+    },
     Interrupt,
 }
 
@@ -34,47 +55,76 @@ const KEPT_MESSAGES: usize = 5;
 /// Clears a terminal and puts the cursor at its top left.
 const REDRAW: &str = "\x1b[H\x1b[2J";
 
+/// `pods --follow`: the watch on standard input.
 pub fn run(node: &Node, json: bool) -> ExitCode {
+    let assumed = match assumed(node) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let (tx, rx) = channel();
+    lines(std::io::stdin(), Stream::Pods, "standard input", tx.clone());
+    follow(assumed, json, (tx, rx), None)
+}
+
+/// The node the options describe, for a watch (`--now` refused).
+pub fn assumed(node: &Node) -> Result<NodeAssumption, ExitCode> {
     if node.now.is_some() {
         eprintln!("--now: a watch is diagnosed as it comes, at the clock's time; --now is for `pods` without --follow");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
-    let assumed = match crate::node_assumed(node) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
+    crate::node_assumed(node).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    })
+}
+
+/// Sends `from`'s lines as `stream`'s, on a thread, then its end.
+pub fn lines(
+    from: impl std::io::Read + Send + 'static,
+    stream: Stream,
+    what: &'static str,
+    tx: Sender<Input>,
+) {
+    std::thread::spawn(move || {
+        let mut from = std::io::BufReader::new(from);
+        loop {
+            let mut line = String::new();
+            match from.read_line(&mut line) {
+                Ok(0) => break,
+                Ok(_) => {
+                    if tx.send(Input::Line(stream, line)).is_err() {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Input::End(stream, Some(format!("reading {what}: {e}"))));
+                    return;
+                }
+            }
         }
-    };
+        let _ = tx.send(Input::End(stream, None));
+    });
+}
+
+/// The watch until its pods' stream ends or Ctrl-C; `configz` reads the
+/// nodes' configurations where the nodes are watched too.
+pub fn follow(
+    assumed: NodeAssumption,
+    json: bool,
+    (tx, rx): (Sender<Input>, Receiver<Input>),
+    mut configz: Option<&mut Configz>,
+) -> ExitCode {
     let mut reader = WatchReader::new(assumed.version);
+    let mut nodes = WatchReader::new(assumed.version);
     let mut live = Live::new(assumed);
-    let (tx, rx) = channel();
     let interrupt = tx.clone();
+    drop(tx);
     // Ctrl-C reaches kubectl too: both stop, and this shows what it had.
     if let Err(e) = ctrlc::set_handler(move || {
         let _ = interrupt.send(Input::Interrupt);
     }) {
         eprintln!("Ctrl-C will end the command without showing the last state: {e}");
     }
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        loop {
-            let mut line = String::new();
-            match stdin.read_line(&mut line) {
-                Ok(0) => break,
-                Ok(_) => {
-                    if tx.send(Input::Line(line)).is_err() {
-                        return;
-                    }
-                }
-                Err(e) => {
-                    let _ = tx.send(Input::End(Some(format!("reading standard input: {e}"))));
-                    return;
-                }
-            }
-        }
-        let _ = tx.send(Input::End(None));
-    });
 
     let terminal = !json && std::io::stdout().is_terminal();
     let mut out = Output {
@@ -108,11 +158,15 @@ pub fn run(node: &Node, json: bool) -> ExitCode {
         let mut next = Some(first);
         while let Some(input) = next.take() {
             match input {
-                Input::Line(line) => {
+                Input::Line(Stream::Pods, line) => {
                     let reads = reader.push(&line);
                     changed |= apply(&mut live, reads, &mut out);
                 }
-                Input::End(problem) => {
+                Input::Line(Stream::Nodes, line) => {
+                    let reads = nodes.push(&line);
+                    changed |= apply(&mut live, reads, &mut out);
+                }
+                Input::End(Stream::Pods, problem) => {
                     let reads = reader.finish();
                     changed |= apply(&mut live, reads, &mut out);
                     if let Some(p) = problem {
@@ -120,7 +174,36 @@ pub fn run(node: &Node, json: bool) -> ExitCode {
                     }
                     ended = true;
                 }
+                Input::End(Stream::Nodes, problem) => {
+                    let reads = nodes.finish();
+                    changed |= apply(&mut live, reads, &mut out);
+                    out.say(problem.unwrap_or_else(|| {
+                        "the nodes' watch ended: the nodes stay as last seen".to_owned()
+                    }));
+                }
+                Input::Said(stream, line) => out.say(match stream {
+                    Stream::Pods => format!("kubectl (pods): {line}"),
+                    Stream::Nodes => format!("kubectl (nodes): {line}"),
+                }),
+                Input::Configz {
+                    name,
+                    version,
+                    read,
+                } => {
+                    if let Some(c) = configz.as_deref_mut() {
+                        c.came();
+                    }
+                    let change = Change::NodeConfig {
+                        read: crate::watch::configuration(&name, read),
+                        name,
+                        kubelet_version: version,
+                    };
+                    changed |= live.apply(change, crate::clock());
+                }
                 Input::Interrupt => ended = true,
+            }
+            if let Some(c) = configz.as_deref_mut() {
+                c.ask(&live);
             }
             if !ended && start.elapsed() < BURST {
                 next = rx.recv_timeout(SETTLE).ok();

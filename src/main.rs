@@ -100,6 +100,23 @@ mod cli {
             #[arg(long, requires = "follow")]
             json: bool,
         },
+        /// Watches the cluster with your own kubectl (`$KUBECTL`, else
+        /// `kubectl` on PATH; your kubeconfig and context): the pods, the
+        /// nodes and each node's kubelet configuration (its /configz, where
+        /// you may read `nodes/proxy`), and shows each crash-looping pod on
+        /// its own node's kubelet, as `pods --follow` shows them, and each
+        /// node's verdict: whether the restarts seen follow its curve. Also
+        /// `kubectl crashloop watch` where installed as `kubectl-crashloop`.
+        Watch {
+            #[command(flatten)]
+            node: Node,
+            #[command(flatten)]
+            scope: Scope,
+            /// A line of JSON per change (JSON Lines), each the whole set of
+            /// crash-looping pods and the nodes.
+            #[arg(long)]
+            json: bool,
+        },
         /// Reads a cluster as JSON on standard input, `{"nodeClasses": [{"name":
         /// "pool-a", "nodes": 5000, "scenario": {…a Scenario…}, "spreadMs": 0}],
         /// "apiServer": {"replicas": 3, "maxRequestsInflight": 400,
@@ -159,7 +176,25 @@ mod cli {
         },
     }
 
-    /// The node a pod runs on, as far as the diagnosis must assume it.
+    /// Which cluster and pods `watch` asks kubectl for.
+    #[derive(Args)]
+    pub struct Scope {
+        /// The pods of this namespace (default: the context's).
+        #[arg(short, long, conflicts_with = "all_namespaces")]
+        pub namespace: Option<String>,
+        /// The pods of every namespace.
+        #[arg(short = 'A', long)]
+        pub all_namespaces: bool,
+        /// The kubeconfig context to use, passed to kubectl.
+        #[arg(long)]
+        pub context: Option<String>,
+        /// The kubeconfig file to use, passed to kubectl.
+        #[arg(long, value_name = "FILE")]
+        pub kubeconfig: Option<std::path::PathBuf>,
+    }
+
+    /// The node a pod runs on, as far as the diagnosis must assume it (with
+    /// `watch`: a pod whose node's kubelet is not known).
     #[derive(Args)]
     pub struct Node {
         /// The moment to diagnose at, RFC 3339 (default: now; an output
@@ -187,6 +222,8 @@ use crashloop_explorer::engine::field::quoted;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod follow;
+#[cfg(not(target_arch = "wasm32"))]
+mod watch;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
@@ -218,6 +255,7 @@ fn main() -> std::process::ExitCode {
             follow: true,
             json,
         }) => return follow::run(&node, json),
+        Some(Command::Watch { node, scope, json }) => return watch::run(&node, &scope, json),
         Some(Command::Pods { node, .. }) => read_input()
             .and_then(|i| pod(&node, &i, true))
             .map(|j| format!("{j}\n")),

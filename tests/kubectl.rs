@@ -30,7 +30,7 @@ use serde_json::Value;
 
 #[path = "support/apistub.rs"]
 mod apistub;
-use apistub::{kubectl_at, kubectls, pods, serve, Options, ServedPod};
+use apistub::{kubectl_at, kubectls, pods, serve, serve_nodes, Options, ServedPod};
 
 fn kubectl(bin: &Path, server: &str, tz: &str, args: &[&str]) -> String {
     let out = kubectl_at(bin, server)
@@ -453,5 +453,240 @@ fn follow_reads_every_kubectls_watch() {
             "{what}: {stderr}"
         );
         assert!(!stderr.contains("410"), "{what}: {stderr}");
+    }
+}
+
+/// A kubeconfig whose context `stub` is the stub, in `dir`.
+fn kubeconfig(dir: &Path, server: &str) -> std::path::PathBuf {
+    let path = dir.join("kubeconfig");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: stub\n  cluster:\n    server: {server}\ncontexts:\n- name: stub\n  context:\n    cluster: stub\n    user: dev\nusers:\n- name: dev\n  user: {{}}\ncurrent-context: other\n"
+        ),
+    )
+    .expect("a kubeconfig");
+    path
+}
+
+/// `watch` with the user's kubectl, through its plugin name or its own,
+/// until each node's /configz has been asked (none pending), then the
+/// script released: its JSON lines, what it said, how it ended, and the
+/// requests the stub served.
+fn watch_cluster(bin: &Path, plugin: bool) -> (Vec<Value>, String, bool, Vec<String>) {
+    let (lines, stderr, ok, requests) = watching(bin, plugin, true);
+    let lines = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).expect("a line of JSON"))
+        .collect();
+    (lines, stderr, ok, requests)
+}
+
+/// `watch_cluster`, its output's lines as they are (the table's without
+/// --json), released once each node's /configz has been asked.
+fn watching(bin: &Path, plugin: bool, json: bool) -> (Vec<String>, String, bool, Vec<String>) {
+    let stub = serve_nodes(Options {
+        held: true,
+        malformed: false,
+    });
+    let dir = std::env::temp_dir().join(format!(
+        "crashloop-watch-{}-{}",
+        std::process::id(),
+        bin.file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or("kubectl")
+    ));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let config = kubeconfig(&dir, &stub.url);
+    let ours = Path::new(env!("CARGO_BIN_EXE_crashloop-explorer"));
+    let mut args = vec![
+        "watch",
+        "-A",
+        "--context",
+        "stub",
+        "--kubeconfig",
+        config.to_str().expect("a path"),
+    ];
+    if json {
+        args.push("--json");
+    }
+    let mut command = if plugin {
+        // kubectl finds `kubectl-crashloop` on PATH.
+        let link = dir.join("kubectl-crashloop");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(ours, &link).expect("the plugin's link");
+        let path = format!(
+            "{}:{}",
+            dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut c = Command::new(bin);
+        c.arg("crashloop").args(args).env("PATH", path);
+        c
+    } else {
+        let mut c = Command::new(ours);
+        c.args(args);
+        c
+    };
+    let mut child = command
+        .env("KUBECTL", bin)
+        .env("HOME", &dir)
+        .env_remove("KUBECONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("watch runs");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("its output");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut lines = vec![];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    // Asked: the JSON's nodes, none still to be read; in the table, node-a
+    // the one node whose facts are not its /configz (below the rows).
+    let settled = |lines: &[String]| match lines {
+        [.., l] if json => {
+            let v: Value = serde_json::from_str(l).expect("a line of JSON");
+            v["nodes"].as_array().is_some_and(|n| {
+                n.len() == 4 && n.iter().all(|n| n["why"] != "its /configz not read yet")
+            })
+        }
+        [.., row, l] => {
+            l.starts_with("node-a: ") && l.contains("(Forbidden)") && row.starts_with("node-d  ")
+        }
+        _ => false,
+    };
+    while !settled(&lines) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) => lines.push(l),
+            Err(_) => break,
+        }
+    }
+    stub.release(4);
+    lines.extend(rx.iter());
+    let end = child.wait_with_output().expect("it ends");
+    let requests = stub.requests.lock().map(|r| r.clone()).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        lines,
+        String::from_utf8_lossy(&end.stderr).into_owned(),
+        end.status.success(),
+        requests,
+    )
+}
+
+/// Each pod on its own node's kubelet (tests/support/apistub.rs `nodes`,
+/// `fleet`; every number worked out there by hand):
+/// - node-a, kubelet v1.33.5, answers 403 for its /configz: its version's
+///   shipped defaults, said with kubectl's words and the rule to allow it;
+/// - node-b, v1.37.1, `maxContainerRestartPeriod: 30s`: b-0's 20 s, 30 s
+///   agree with 10 s / 30 s;
+/// - node-c, v1.36.2, ReduceDefaultCrashLoopBackOffDecay on: c-0's 4 s, 8 s
+///   agree with 1 s / 5 min;
+/// - node-d, v1.37.0-eks, 30 s maximum: d-0's 160 s, 300 s disagree (30 s,
+///   30 s expected) and fit the shipped defaults before KEP-4603.
+///
+/// Each /configz is asked once; the cluster sees GETs alone.
+#[test]
+fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
+    let found = kubectls();
+    assert!(!found.is_empty(), "no kubectl on this machine");
+    for (i, (name, bin)) in found.iter().enumerate() {
+        // The plugin's name through every kubectl, the command's own once.
+        for plugin in [true, false].into_iter().take(if i == 0 { 2 } else { 1 }) {
+            let what = format!("kubectl {name}, plugin {plugin}");
+            let (lines, stderr, ok, requests) = watch_cluster(bin, plugin);
+            assert!(ok, "{what}: {stderr}");
+            let last = lines
+                .last()
+                .unwrap_or_else(|| panic!("{what}: no line; {stderr}"));
+            let nodes = last["nodes"].as_array().expect("nodes");
+            let node = |n: &str| {
+                nodes
+                    .iter()
+                    .find(|v| v["name"] == n)
+                    .unwrap_or_else(|| panic!("{what}: {n} in {last}"))
+            };
+            assert_eq!(
+                nodes[0]["name"], "node-d",
+                "{what}: the disagreeing node first"
+            );
+            let a = node("node-a");
+            assert_eq!(a["kubeletVersion"], "v1.33.5");
+            assert_eq!(a["configFrom"], "version defaults");
+            let why = a["why"].as_str().unwrap_or_default();
+            assert!(
+                why.contains(r#"Error from server (Forbidden): nodes "node-a" is forbidden"#)
+                    && why.contains("nodes/proxy"),
+                "{what}: {why}"
+            );
+            for (n, observed, expected, agrees) in [
+                ("node-b", [20_000, 30_000], [20_000, 30_000], true),
+                ("node-c", [4_000, 8_000], [4_000, 8_000], true),
+                ("node-d", [160_000, 300_000], [30_000, 30_000], false),
+            ] {
+                let v = node(n);
+                assert_eq!(v["configFrom"], "configz", "{what}: {v}");
+                assert_eq!(v["loopingPods"], 1, "{what}: {v}");
+                assert_eq!(
+                    v["observedBackoffsMs"],
+                    serde_json::json!(observed),
+                    "{what}: {v}"
+                );
+                assert_eq!(
+                    v["expectedBackoffsMs"],
+                    serde_json::json!(expected),
+                    "{what}: {v}"
+                );
+                assert_eq!(v["agrees"], agrees, "{what}: {v}");
+            }
+            assert_eq!(node("node-d")["kubeletVersion"], "v1.37.0-eks-1a2b3c");
+            assert!(
+                node("node-d")["note"]
+                    .as_str()
+                    .is_some_and(|n| n
+                        .ends_with("they fit the shipped defaults before KEP-4603 (10 s / 5 min)")),
+                "{what}: {last}"
+            );
+            let b0 = last["pods"]
+                .as_array()
+                .and_then(|p| p.iter().find(|p| p["pod"] == "b-0"))
+                .unwrap_or_else(|| panic!("{what}: b-0"));
+            assert_eq!(
+                b0["assumes"],
+                "node-b: kubelet v1.37.1 from its /configz (10 s / 30 s)"
+            );
+            assert_eq!(b0["kubeletVersion"], "v1.37.1");
+            assert_eq!(b0["configFrom"], "configz");
+            // Each node's /configz once; nothing but GET.
+            let configz: Vec<&String> =
+                requests.iter().filter(|r| r.contains("/configz")).collect();
+            assert_eq!(configz.len(), 4, "{what}: {configz:?}");
+            assert!(
+                requests.iter().all(|r| r.starts_with("GET ")),
+                "{what}: {requests:?}"
+            );
+        }
+    }
+    // The terminal's table, its output not a terminal: a row per node,
+    // what each node's facts are where not its /configz, the disagreement.
+    let (lines, stderr, ok, _) = watching(&found[0].1, false, false);
+    assert!(ok, "{stderr}");
+    let text = lines.join("\n");
+    let last = &text[text.rfind("crash-looping of").expect("a table")..];
+    for expected in [
+        "NODE    KUBELET             CURVE FROM        LOOPING  BACK-OFFS SEEN  VERDICT",
+        "node-d  v1.37.0-eks-1a2b3c  configz           1        2m40s 5m0s      DISAGREES",
+        "node-b  v1.37.1             configz           1        20s 30s         agrees",
+        "node-a: kubelet v1.33.5's shipped defaults (10 s / 5 min; its /configz: Error from server (Forbidden):",
+        "node-d: disagrees: 2 min 40 s, 5 min seen where kubelet 1.37 from its /configz (10 s / 30 s) waits 30 s, 30 s; they fit the shipped defaults before KEP-4603 (10 s / 5 min)",
+    ] {
+        assert!(last.contains(expected), "{expected}\n in\n{last}");
     }
 }

@@ -504,12 +504,14 @@ fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
                     }
                 }
                 v["diagnosedAt"] = json!(crashloop_explorer::formats::time::format_rfc3339(p.at));
+                // No node watched: each pod on the watch's own assumption.
+                v["assumes"] = json!(l.node().label);
                 v
             })
             .collect();
         json!({"assumes": l.node().label, "shape": "watch",
             "asOf": crashloop_explorer::formats::time::format_rfc3339(now),
-            "watched": l.watched(), "pods": pods})
+            "watched": l.watched(), "pods": pods, "nodes": []})
     };
     let mut lines = JsonLines::default();
     for now in [t0, t0 + 7_000, t0 + 60_000] {

@@ -25,7 +25,7 @@ use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::live::Live;
 use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
-    countdown_in, curve_steps, exit_short, step_words, Read, WatchReader,
+    countdown_in, exit_short, step_words, steps_of, Read, WatchReader,
 };
 
 /// Where kubectl proxy serves the core API (its `--api-prefix` is `/`).
@@ -475,8 +475,8 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     // A set kept while the watch is down is the last one seen, said so.
     let stale = !matches!(state.phase, Phase::Watching);
     let rows = live.as_ref().map(|l| {
-        let steps = curve_steps(l);
         let body = pods.iter().flat_map(|p| {
+            let steps = steps_of(l.assumption_of(p));
             let d = &p.diagnosis;
             let name = format!("{}/{}", d.namespace, d.pod);
             let pick = {

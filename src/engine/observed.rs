@@ -1,7 +1,8 @@
 //! Proof that a node's curve is the one its crash loops follow: each run of a
 //! container that a watch has seen, by the restart count it ran at (a
-//! status's `lastState.terminated` is the run before its count,
-//! `state.running` or `state.terminated` the run at it), the back-offs
+//! status's `lastState.terminated` is the run before its count, or the run
+//! at it while it waits to restart; `state.running` or `state.terminated`
+//! the run at it), the back-offs
 //! between runs, and those set against a node's curve: agrees, disagrees
 //! (and which known curve they fit instead), or too few seen yet.
 
@@ -64,8 +65,16 @@ impl SeenRuns {
             run.started = started.or(run.started);
             run.finished = finished.or(run.finished);
         };
-        if let (Some(t), Some(before)) = (&c.last_terminated, count.checked_sub(1)) {
-            note(before, t.started_at, t.finished_at);
+        // A container the kubelet will start again is Waiting, the run that
+        // exited moved to its lastState: the run at its count. Running or
+        // just exited, its lastState is the run before (pkg/kubelet/
+        // kubelet_pods.go, `convertToAPIContainerStatuses`).
+        let last = match c.state {
+            ObservedState::Waiting { .. } => Some(count),
+            _ => count.checked_sub(1),
+        };
+        if let (Some(t), Some(index)) = (&c.last_terminated, last) {
+            note(index, t.started_at, t.finished_at);
         }
         match &c.state {
             ObservedState::Running { started_at } => note(count, *started_at, None),
@@ -264,13 +273,15 @@ mod tests {
 
     /// Runs of 3 s: the first restart at once, then waits of 10, 20 and
     /// 40 s (seconds from the first start): run 0 0–3, run 1 3–6, run 2
-    /// 16–19, run 3 39–42, run 4 from 82.
+    /// 16–19, run 3 39–42, run 4 from 82. Run 3 is seen running, then
+    /// waiting to restart with itself as its lastState.
     fn doubling_from_10s() -> SeenRuns {
         let mut seen = SeenRuns::default();
         for c in [
             status(1, Some((0, 3)), Some(3)),
             status(2, Some((3, 6)), Some(16)),
-            status(3, Some((16, 19)), None),
+            status(3, Some((16, 19)), Some(39)),
+            status(3, Some((39, 42)), None),
             status(4, Some((39, 42)), Some(82)),
         ] {
             seen.observe(&c);
@@ -367,5 +378,31 @@ mod tests {
             .collect();
         assert_eq!(waits, [(3, 7_000), (4, 20_000)]);
         assert_eq!(judge(&reset.backoffs(), &node(None)).agrees, None);
+    }
+
+    /// A crash loop as the kubelet reports it, every status seen: running,
+    /// waiting to restart (the run that exited its lastState, at the same
+    /// count), running again. Runs of 3 s on the shipped curve: run 1 3–6,
+    /// run 2 16–19 (10 s), run 3 39–42 (20 s).
+    #[test]
+    fn a_waiting_status_shows_the_run_at_its_count() {
+        let mut seen = SeenRuns::default();
+        for c in [
+            status(1, Some((0, 3)), Some(3)),
+            status(1, Some((3, 6)), None),
+            status(2, Some((3, 6)), Some(16)),
+            status(2, Some((16, 19)), None),
+            status(3, Some((16, 19)), Some(39)),
+            status(3, Some((39, 42)), None),
+        ] {
+            seen.observe(&c);
+        }
+        let waits: Vec<(u64, Ms)> = seen
+            .backoffs()
+            .iter()
+            .map(|b| (b.restart, b.wait_ms))
+            .collect();
+        assert_eq!(waits, [(1, 0), (2, 10_000), (3, 20_000)]);
+        assert_eq!(judge(&seen.backoffs(), &node(None)).agrees, Some(true));
     }
 }

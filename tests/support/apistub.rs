@@ -39,6 +39,8 @@ pub struct Served {
 pub struct ServedPod {
     pub name: &'static str,
     pub namespace: &'static str,
+    /// `spec.nodeName`.
+    pub node: &'static str,
     pub uid: &'static str,
     pub containers: Vec<Served>,
 }
@@ -65,6 +67,7 @@ pub fn pods() -> Vec<ServedPod> {
         ServedPod {
             name: "web-0",
             namespace: "shop",
+            node: "node-a",
             uid: "6b1b9c2e-3f4a-4d7e-9c1a-2b7f0e1d5a11",
             containers: vec![
                 Served {
@@ -106,6 +109,7 @@ pub fn pods() -> Vec<ServedPod> {
         ServedPod {
             name: "legacy-1",
             namespace: "default",
+            node: "node-a",
             uid: "0c0ffee0-1111-4222-8333-944445555666",
             containers: vec![Served {
                 name: "app",
@@ -134,6 +138,7 @@ pub fn pods() -> Vec<ServedPod> {
         ServedPod {
             name: "worker-7",
             namespace: "batch",
+            node: "node-a",
             uid: "7e7e7e7e-aaaa-4bbb-8ccc-dddddddddddd",
             containers: vec![Served {
                 name: "main",
@@ -192,7 +197,7 @@ pub fn pod_json(p: &ServedPod) -> Value {
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": p.name, "namespace": p.namespace, "uid": p.uid, "resourceVersion": "4242",
             "creationTimestamp": "2026-11-20T09:39:58Z"},
-        "spec": {"nodeName": "node-a", "restartPolicy": "Always",
+        "spec": {"nodeName": p.node, "restartPolicy": "Always",
             "initContainers": init.iter().map(|c| spec(c)).collect::<Vec<_>>(),
             "containers": regular.iter().map(|c| spec(c)).collect::<Vec<_>>()},
         "status": {"phase": "Running", "startTime": "2026-11-20T09:40:00Z", "hostIP": "10.0.0.5", "podIP": "10.1.0.7",
@@ -234,7 +239,9 @@ fn events_of(p: &ServedPod) -> Vec<Value> {
 const API_RESOURCES: &str = r#"{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"v1","resources":[
 {"name":"pods","singularName":"pod","namespaced":true,"kind":"Pod","verbs":["get","list","watch"],"shortNames":["po"],"categories":["all"]},
 {"name":"events","singularName":"event","namespaced":true,"kind":"Event","verbs":["get","list","watch"],"shortNames":["ev"]},
-{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["get","list"],"shortNames":["ns"]}]}"#;
+{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["get","list"],"shortNames":["ns"]},
+{"name":"nodes","singularName":"node","namespaced":false,"kind":"Node","verbs":["get","list","watch"],"shortNames":["no"]},
+{"name":"nodes/proxy","singularName":"","namespaced":false,"kind":"NodeProxyOptions","verbs":["create","delete","get","patch","update"]}]}"#;
 
 /// The resourceVersion of the pods as first served; each step of the
 /// script is one more.
@@ -276,6 +283,7 @@ pub fn script(malformed: bool) -> Vec<Step> {
     let api2 = pod_json(&ServedPod {
         name: "api-2",
         namespace: "shop",
+        node: "node-a",
         uid: api_uid,
         containers: vec![Served {
             name: "api",
@@ -302,6 +310,131 @@ pub fn script(malformed: bool) -> Vec<Step> {
     }
     steps.push(Step::Expire);
     steps
+}
+
+/// The nodes of `serve_nodes`: (name, kubelet version as reported, what
+/// its /configz answers: `None` a 403 for want of `nodes/proxy`).
+pub fn nodes() -> Vec<(&'static str, &'static str, Option<Value>)> {
+    let configz = |kubelet: Value| {
+        let mut c: Value = serde_json::from_str(include_str!("../fixtures/configz/writeup.json"))
+            .expect("configz");
+        for (k, v) in kubelet.as_object().expect("fields") {
+            c["kubeletconfig"][k] = v.clone();
+        }
+        c
+    };
+    let max_30s = || configz(json!({"crashLoopBackOff": {"maxContainerRestartPeriod": "30s"}}));
+    vec![
+        ("node-a", "v1.33.5", None),
+        ("node-b", "v1.37.1", Some(max_30s())),
+        (
+            "node-c",
+            "v1.36.2",
+            Some(configz(
+                json!({"featureGates": {"ReduceDefaultCrashLoopBackOffDecay": true}}),
+            )),
+        ),
+        ("node-d", "v1.37.0-eks-1a2b3c", Some(max_30s())),
+    ]
+}
+
+pub fn node_json(name: &str, version: &str) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": name, "uid": format!("{name}-uid"), "resourceVersion": "4242",
+            "creationTimestamp": "2026-11-01T00:00:00Z"},
+        "status": {"nodeInfo": {"kubeletVersion": version, "kubeProxyVersion": version,
+            "containerRuntimeVersion": "containerd://1.7.22", "operatingSystem": "linux", "architecture": "amd64"}},
+    })
+}
+
+/// A pod of one container `app` in namespace `fleet`, running since
+/// `since` after `restarts` restarts, its last run `last` (10:MM:SS).
+fn fleet_pod(
+    name: &'static str,
+    node: &'static str,
+    restarts: u64,
+    last: (&'static str, &'static str),
+    since: &'static str,
+) -> ServedPod {
+    ServedPod {
+        name,
+        namespace: "fleet",
+        node,
+        uid: name,
+        containers: vec![Served {
+            name: "app",
+            kind: ContainerKind::Regular,
+            restarts,
+            waiting: None,
+            running: Some(since),
+            last: Some(("Error", 1, last.0, last.1)),
+        }],
+    }
+}
+
+/// The pods `serve_nodes` adds, first as listed, then each restarted once
+/// by the script (runs of 3 s):
+/// - b-0 on node-b (10 s / 30 s from its /configz): run 2 10:00:16–19,
+///   run 3 from 10:00:39 (20 s); run 3 10:00:39–42, run 4 from 10:01:12
+///   (30 s, the cap);
+/// - c-0 on node-c (1 s / 5 min: ReduceDefaultCrashLoopBackOffDecay on):
+///   run 3 10:00:12–15, run 4 from 10:00:19 (4 s); run 4 10:00:19–22, run 5
+///   from 10:00:30 (8 s);
+/// - d-0 on node-d (10 s / 30 s from its /configz), following the shipped
+///   curve instead: run 5 10:00:00–03, run 6 from 10:02:43 (160 s); run 6
+///   10:02:43–46, run 7 from 10:07:46 (300 s).
+pub fn fleet() -> Vec<(ServedPod, ServedPod)> {
+    vec![
+        (
+            fleet_pod(
+                "b-0",
+                "node-b",
+                3,
+                ("2026-11-20T10:00:16Z", "2026-11-20T10:00:19Z"),
+                "2026-11-20T10:00:39Z",
+            ),
+            fleet_pod(
+                "b-0",
+                "node-b",
+                4,
+                ("2026-11-20T10:00:39Z", "2026-11-20T10:00:42Z"),
+                "2026-11-20T10:01:12Z",
+            ),
+        ),
+        (
+            fleet_pod(
+                "c-0",
+                "node-c",
+                4,
+                ("2026-11-20T10:00:12Z", "2026-11-20T10:00:15Z"),
+                "2026-11-20T10:00:19Z",
+            ),
+            fleet_pod(
+                "c-0",
+                "node-c",
+                5,
+                ("2026-11-20T10:00:19Z", "2026-11-20T10:00:22Z"),
+                "2026-11-20T10:00:30Z",
+            ),
+        ),
+        (
+            fleet_pod(
+                "d-0",
+                "node-d",
+                6,
+                ("2026-11-20T10:00:00Z", "2026-11-20T10:00:03Z"),
+                "2026-11-20T10:02:43Z",
+            ),
+            fleet_pod(
+                "d-0",
+                "node-d",
+                7,
+                ("2026-11-20T10:02:43Z", "2026-11-20T10:02:46Z"),
+                "2026-11-20T10:07:46Z",
+            ),
+        ),
+    ]
 }
 
 /// How the stub's watches go.
@@ -346,6 +479,8 @@ struct Moved {
 
 struct Shared {
     served: Vec<ServedPod>,
+    /// `serve_nodes`: the nodes and their /configz served too.
+    nodes: bool,
     script: Vec<Step>,
     options: Options,
     moved: Mutex<Moved>,
@@ -406,6 +541,19 @@ fn answer(path: &str, shared: &Shared) -> (u16, String) {
         ["apis"] => (200, r#"{"kind":"APIGroupList","apiVersion":"v1","groups":[]}"#.into()),
         ["api", "v1"] => (200, API_RESOURCES.into()),
         ["api", "v1", "pods"] => (200, pods(None)),
+        ["api", "v1", "nodes"] if shared.nodes => (
+            200,
+            list("NodeList", nodes().iter().map(|(n, v, _)| node_json(n, v)).collect(), FIRST_RESOURCE_VERSION),
+        ),
+        ["api", "v1", "nodes", name, "proxy", "configz"] if shared.nodes => {
+            match nodes().into_iter().find(|(n, _, _)| n == name) {
+                Some((_, _, Some(configz))) => (200, configz.to_string()),
+                Some((_, _, None)) => (403, json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                    "message": format!("nodes \"{name}\" is forbidden: User \"dev\" cannot get resource \"nodes/proxy\" in API group \"\" at the cluster scope"),
+                    "reason": "Forbidden", "details": {"name": name, "kind": "nodes"}, "code": 403}).to_string()),
+                None => (404, format!(r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":"nodes \"{name}\" not found","reason":"NotFound","code":404}}"#)),
+            }
+        }
         ["api", "v1", "namespaces", ns, "pods"] => (200, pods(Some(ns))),
         ["api", "v1", "namespaces", ns, "pods", name] => match in_ns(served, Some(ns)).find(|p| p.name == *name) {
             Some(p) => (200, pod_json(p).to_string()),
@@ -444,6 +592,8 @@ fn watch(stream: &mut TcpStream, path: &str, shared: &Shared) {
         ["api", "v1", "namespaces", ns, "pods"] => Some(ns.to_string()),
         _ => None,
     };
+    // The nodes' watch: nothing changes; open until the stub stops.
+    let nodes = parts.as_slice() == ["api", "v1", "nodes"];
     let from = param(query, "resourceVersion")
         .and_then(|rv| rv.parse::<usize>().ok())
         .map_or(0, |rv| rv.saturating_sub(FIRST_RESOURCE_VERSION));
@@ -462,7 +612,13 @@ fn watch(stream: &mut TcpStream, path: &str, shared: &Shared) {
     };
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut at = from;
+    while nodes && !shared.stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     loop {
+        if nodes {
+            break;
+        }
         if shared.stop.load(Ordering::SeqCst) || Instant::now() > deadline {
             break;
         }
@@ -575,7 +731,11 @@ fn handle(mut stream: TcpStream, shared: &Shared, requests: &Mutex<Vec<String>>)
     let (code, body) = answer(path, shared);
     let reply = format!(
         "HTTP/1.1 {code} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        if code == 200 { "OK" } else { "Not Found" },
+        match code {
+            200 => "OK",
+            403 => "Forbidden",
+            _ => "Not Found",
+        },
         body.len()
     );
     let _ = stream.write_all(reply.as_bytes());
@@ -587,15 +747,38 @@ const MAX_REQUESTS: usize = 20_000;
 
 /// The stub on 127.0.0.1.
 pub fn serve(options: Options) -> Stub {
+    serving(options, false)
+}
+
+/// The stub with nodes (`nodes`) and the pods of `fleet` on them, whose
+/// script restarts each fleet pod once, then ends the watch with a 410.
+pub fn serve_nodes(options: Options) -> Stub {
+    serving(options, true)
+}
+
+fn serving(options: Options, with_nodes: bool) -> Stub {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let address = listener.local_addr().expect("address").to_string();
     listener.set_nonblocking(true).expect("nonblocking");
     let stop = Arc::new(AtomicBool::new(false));
     let released = Arc::new(AtomicUsize::new(0));
     let requests = Arc::new(Mutex::new(vec![]));
+    let (served, script) = if with_nodes {
+        let mut served = pods();
+        let mut steps = vec![];
+        for (first, then) in fleet() {
+            served.push(first);
+            steps.push(Step::Event("MODIFIED", pod_json(&then)));
+        }
+        steps.push(Step::Expire);
+        (served, steps)
+    } else {
+        (pods(), script(options.malformed))
+    };
     let shared = Arc::new(Shared {
-        served: pods(),
-        script: script(options.malformed),
+        served,
+        nodes: with_nodes,
+        script,
         options,
         moved: Mutex::new(Moved::default()),
         released: released.clone(),

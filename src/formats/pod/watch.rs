@@ -22,7 +22,7 @@ use super::{diagnosis_json, time};
 use crate::engine::config::KubeletVersion;
 use crate::engine::duration::format_go_duration_ms;
 use crate::engine::live::{Change, Listed, Live};
-use crate::engine::pod::{step_of, ContainerDiagnosis, Epoch};
+use crate::engine::pod::{step_of, ContainerDiagnosis, Epoch, NodeAssumption};
 use crate::formats::time::format_rfc3339;
 
 /// One document is at most this long: a Pod is a few KB, its managed fields
@@ -295,8 +295,14 @@ impl WatchReader {
         // A watch event: {"type": "MODIFIED", "object": {…}}.
         if let (Some(kind), Some(object)) = (v.get("type").and_then(Value::as_str), v.get("object"))
         {
+            let node = object.get("kind").and_then(Value::as_str) == Some(NODE);
             match kind {
-                "ADDED" | "MODIFIED" => self.pod(at, object, out),
+                "ADDED" | "MODIFIED" => self.object(at, object, out),
+                "DELETED" if node => {
+                    self.note_version(object);
+                    let name = name_of(object).to_owned();
+                    out.push(Read::Change(Change::NodeGone { name }));
+                }
                 "DELETED" => {
                     self.note_version(object);
                     out.push(Read::Change(Change::Remove { key: key(object) }));
@@ -312,10 +318,15 @@ impl WatchReader {
         }
         match kind {
             "Status" => out.push(self.ended(v)),
-            "List" | "PodList" => {
+            "List" | "PodList" | "NodeList" => {
                 let items = v.get("items").and_then(Value::as_array);
                 for item in items.into_iter().flatten() {
-                    self.pod(at, item, out);
+                    // The API's own lists leave their items' kind out.
+                    if kind == "NodeList" {
+                        self.node(item, out);
+                    } else {
+                        self.object(at, item, out);
+                    }
                 }
                 // The list's own version, not its items' older ones, is
                 // where a watch of it starts.
@@ -327,6 +338,7 @@ impl WatchReader {
                     .filter(|c| !c.is_empty())
                     .map(str::to_owned);
             }
+            NODE => self.node(v, out),
             "Pod" | ""
                 if v.is_object() && (v.get("metadata").is_some() || v.get("status").is_some()) =>
             {
@@ -339,6 +351,28 @@ impl WatchReader {
                 "{at}: a {other}, not a Pod; skipped: {FOLLOW_HOW}"
             ))),
         }
+    }
+
+    /// A list's or an event's object: a Node, else a Pod.
+    fn object(&mut self, at: &str, v: &Value, out: &mut Vec<Read>) {
+        if v.get("kind").and_then(Value::as_str) == Some(NODE) {
+            self.node(v, out);
+        } else {
+            self.pod(at, v, out);
+        }
+    }
+
+    /// A Node: its kubelet's version as it reports it.
+    fn node(&mut self, v: &Value, out: &mut Vec<Read>) {
+        self.note_version(v);
+        let version = v
+            .pointer("/status/nodeInfo/kubeletVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        out.push(Read::Change(Change::Node {
+            name: name_of(v).to_owned(),
+            kubelet_version: version.to_owned(),
+        }));
     }
 
     fn pod(&mut self, at: &str, v: &Value, out: &mut Vec<Read>) {
@@ -431,6 +465,8 @@ pub fn read_stream(text: &str, version: KubeletVersion) -> Option<Result<super::
                 }
             }
             Read::Change(Change::Remove { key }) => pods.retain(|(k, _)| *k != key),
+            // A pasted watch is diagnosed on the kubelet chosen.
+            Read::Change(_) => {}
             Read::Skipped(why) => notes.push(why),
             Read::Ended(status) => notes.push(format!("the watch ended with an error: {status}")),
         }
@@ -446,6 +482,15 @@ pub fn read_stream(text: &str, version: KubeletVersion) -> Option<Result<super::
         pods: pods.into_iter().map(|(_, r)| r).collect(),
         notes,
     }))
+}
+
+const NODE: &str = "Node";
+
+/// An object's `metadata.name`.
+fn name_of(v: &Value) -> &str {
+    v.pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
 }
 
 /// A pod's identity: its UID, else namespace/name.
@@ -504,10 +549,9 @@ pub fn countdown_in(c: &ContainerDiagnosis, now: Epoch, style: fn(u64) -> String
     }
 }
 
-/// The steps of the set's curve up to its cap (6 for 10 s doubling to 5
-/// min).
-pub fn curve_steps(live: &Live) -> Option<u32> {
-    let b = &live.node().backoff;
+/// The steps of a curve up to its cap (6 for 10 s doubling to 5 min).
+pub fn steps_of(node: &NodeAssumption) -> Option<u32> {
+    let b = &node.backoff;
     step_of(b.initial_ms, b.max_ms, b.max_ms)
 }
 
@@ -533,17 +577,24 @@ pub fn exit_short(c: &ContainerDiagnosis) -> Option<String> {
 /// The header line: what the diagnoses assume, how many pods loop, when.
 pub fn watch_header(live: &Live, now: Epoch) -> String {
     let listed = live.looping();
+    let nodes = live.kubelets().len();
+    let assumed = match nodes {
+        0 => live.node().label.clone(),
+        _ => format!(
+            "each pod's own node ({nodes} watched), else {}",
+            live.node().label
+        ),
+    };
     format!(
-        "{} crash-looping of {} pods watched, {} · assumed: {}",
+        "{} crash-looping of {} pods watched, {} · assumed: {assumed}",
         listed,
         live.watched(),
         format_rfc3339(now),
-        live.node().label
     )
 }
 
 /// The terminal's table at `now`: a row per looping container, soonest
-/// restart first.
+/// restart first; then, where the watch reports nodes, a row per node.
 pub fn watch_table(live: &Live, now: Epoch) -> String {
     const HEAD: [&str; 8] = [
         "POD",
@@ -555,13 +606,13 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
         "NEXT RESTART",
         "LAST EXIT",
     ];
-    let steps = curve_steps(live);
     let pods = live.pods();
-    let mut rows: Vec<[String; 8]> = vec![HEAD.map(str::to_owned)];
+    let mut rows: Vec<Vec<String>> = vec![HEAD.map(str::to_owned).to_vec()];
     for p in &pods {
         let d = &p.diagnosis;
+        let steps = steps_of(live.assumption_of(p));
         for c in p.diagnosis.containers.iter().filter(|c| c.looping()) {
-            rows.push([
+            rows.push(vec![
                 format!("{}/{}", d.namespace, d.pod),
                 if c.name.is_empty() {
                     "-".into()
@@ -577,21 +628,11 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
             ]);
         }
     }
-    let widths: Vec<usize> = (0..HEAD.len())
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
     let mut out = watch_header(live, now);
     out.push('\n');
-    for r in &rows {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    if rows.len() == 1 {
+    let none = rows.len() == 1;
+    out.push_str(&aligned(&rows));
+    if none {
         out.push_str("(no crash-looping pod)\n");
     }
     // What the restarts seen say of the curve, where they say enough.
@@ -600,6 +641,80 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
         for (name, j) in p.curves.iter().filter(|(_, j)| j.agrees.is_some()) {
             out.push_str(&format!("{}/{} {name}: {}\n", d.namespace, d.pod, j.note));
         }
+    }
+    if !live.kubelets().is_empty() {
+        out.push('\n');
+        out.push_str(&nodes_table(live));
+    }
+    out
+}
+
+/// A row per node: its kubelet, where its curve came from, its crash loops
+/// and the back-offs seen; then what each node's facts are and why, and
+/// what a disagreement fits instead.
+fn nodes_table(live: &Live) -> String {
+    const HEAD: [&str; 6] = [
+        "NODE",
+        "KUBELET",
+        "CURVE FROM",
+        "LOOPING",
+        "BACK-OFFS SEEN",
+        "VERDICT",
+    ];
+    let nodes = live.nodes();
+    let mut rows: Vec<Vec<String>> = vec![HEAD.map(str::to_owned).to_vec()];
+    for v in &nodes {
+        let k = v.kubelet;
+        let j = v.judgement;
+        rows.push(vec![
+            k.name.clone(),
+            k.reported.clone(),
+            k.config_from.name().to_owned(),
+            v.looping_pods.to_string(),
+            j.filter(|j| !j.observed_ms.is_empty())
+                .map_or("-".into(), |j| {
+                    j.observed_ms
+                        .iter()
+                        .map(|&ms| format_go_duration_ms(ms))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }),
+            match j.map(|j| j.agrees) {
+                Some(Some(true)) => "agrees",
+                Some(Some(false)) => "DISAGREES",
+                Some(None) => "too few seen",
+                None => "-",
+            }
+            .to_owned(),
+        ]);
+    }
+    let mut out = aligned(&rows);
+    for v in &nodes {
+        if v.kubelet.config_from.why().is_some() {
+            out.push_str(&format!("{}\n", v.kubelet.facts(live.node())));
+        }
+        if let Some(j) = v.judgement.filter(|j| j.agrees == Some(false)) {
+            out.push_str(&format!("{}: {}\n", v.kubelet.name, j.note));
+        }
+    }
+    out
+}
+
+/// Rows as columns two spaces apart, each as wide as its widest cell.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let columns = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
     }
     out
 }
@@ -628,8 +743,14 @@ struct Written {
 const GAP: &str = r#""countdownMs":"\u0000""#;
 
 impl Written {
-    fn of(p: &Listed) -> Self {
+    fn of(p: &Listed, live: &Live) -> Self {
         let mut v = diagnosis_json(&p.diagnosis);
+        // Which node facts the answer used.
+        v["assumes"] = live.facts(p).into();
+        if let Some(k) = live.kubelet_of(p) {
+            v["kubeletVersion"] = k.reported.clone().into();
+            v["configFrom"] = k.config_from.name().into();
+        }
         if let Some(cs) = v.get_mut("containers").and_then(Value::as_array_mut) {
             for c in cs {
                 c["countdownMs"] = "\u{0}".into();
@@ -678,10 +799,10 @@ impl JsonLines {
                 .entry(p.key.clone())
                 .and_modify(|w| {
                     if w.at != p.at {
-                        *w = Written::of(p);
+                        *w = Written::of(p, live);
                     }
                 })
-                .or_insert_with(|| Written::of(p));
+                .or_insert_with(|| Written::of(p, live));
             if i > 0 {
                 out.push(',');
             }
@@ -698,7 +819,33 @@ impl JsonLines {
                 }
             }
         }
-        out.push_str("]}");
+        out.push_str(r#"],"nodes":"#);
+        out.push_str(&nodes_json(live).to_string());
+        out.push('}');
         out
     }
+}
+
+/// The line's `nodes`: each node's kubelet, where its curve came from, its
+/// crash loops and what their restarts say of the curve.
+fn nodes_json(live: &Live) -> Value {
+    live.nodes()
+        .into_iter()
+        .map(|v| {
+            let k = v.kubelet;
+            let j = v.judgement;
+            serde_json::json!({
+                "name": k.name,
+                "kubeletVersion": k.reported,
+                "configFrom": k.config_from.name(),
+                "why": k.config_from.why(),
+                "assumes": k.facts(live.node()),
+                "loopingPods": v.looping_pods,
+                "observedBackoffsMs": j.map(|j| j.observed_ms.clone()).unwrap_or_default(),
+                "expectedBackoffsMs": j.map(|j| j.expected_ms.clone()).unwrap_or_default(),
+                "agrees": j.and_then(|j| j.agrees),
+                "note": j.map(|j| j.note.clone()),
+            })
+        })
+        .collect()
 }

@@ -1,0 +1,264 @@
+//! `watch`: the user's own kubectl (`$KUBECTL`, else `kubectl` on PATH,
+//! with their kubeconfig and context) watches the pods and the nodes, and
+//! reads each node's `/configz` through the API server's node proxy (at
+//! most `IN_FLIGHT` at a time, once per kubelet version); what they print
+//! goes through the same loop as `pods --follow`. Only GET, LIST and WATCH
+//! reach the cluster: kubectl's `get`, `get --watch` and `get --raw`.
+
+use std::collections::{HashSet, VecDeque};
+use std::ffi::OsString;
+use std::io::Read;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::mpsc::{channel, Sender};
+
+use crashloop_explorer::engine::config::KubeletConfig;
+use crashloop_explorer::engine::kubelets::CONFIGZ_RULE;
+use crashloop_explorer::engine::live::Live;
+use crashloop_explorer::formats::kubelet_config::{read, MAX_KUBELET_CONFIG_TEXT};
+
+use crate::cli::{Node, Scope};
+use crate::follow::{follow, lines, Input, Stream};
+
+/// /configz reads at once: a thousand nodes must not be a thousand
+/// requests in one go to the API server and its node proxy.
+pub const IN_FLIGHT: usize = 4;
+
+/// How kubectl is run: the program and the options every call passes on.
+#[derive(Clone)]
+struct Kubectl {
+    program: OsString,
+    common: Vec<String>,
+}
+
+impl Kubectl {
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.common).args(args).stdin(Stdio::null());
+        c
+    }
+
+    /// A `get … --watch` whose output and complaints come as `stream`'s.
+    fn watch(&self, args: &[&str], stream: Stream, tx: &Sender<Input>) -> Result<Child, String> {
+        let mut child = self
+            .command(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "{}: {e} (set $KUBECTL to kubectl's path, or put kubectl on PATH)",
+                    self.program.to_string_lossy()
+                )
+            })?;
+        if let Some(out) = child.stdout.take() {
+            lines(out, stream, "kubectl's output", tx.clone());
+        }
+        if let Some(err) = child.stderr.take() {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+                    if !line.trim().is_empty() && tx.send(Input::Said(stream, line)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        Ok(child)
+    }
+}
+
+/// The nodes' /configz reads: which are asked, which wait their turn.
+pub struct Configz {
+    kubectl: Kubectl,
+    tx: Sender<Input>,
+    in_flight: usize,
+    /// (node, kubelet version) asked once each.
+    asked: HashSet<(String, String)>,
+    waiting: VecDeque<(String, String)>,
+}
+
+impl Configz {
+    /// Queues the nodes whose /configz is wanted and not yet asked at
+    /// their version, and starts reads up to `IN_FLIGHT`.
+    pub fn ask(&mut self, live: &Live) {
+        for k in live.kubelets().all() {
+            let key = (k.name.clone(), k.reported.clone());
+            if k.wants_configz() && !self.asked.contains(&key) {
+                self.asked.insert(key.clone());
+                self.waiting.push_back(key);
+            }
+        }
+        while self.in_flight < IN_FLIGHT {
+            let Some((name, version)) = self.waiting.pop_front() else {
+                break;
+            };
+            self.in_flight += 1;
+            let (kubectl, tx) = (self.kubectl.clone(), self.tx.clone());
+            std::thread::spawn(move || {
+                let read = raw_configz(&kubectl, &name);
+                let _ = tx.send(Input::Configz {
+                    name,
+                    version,
+                    read,
+                });
+            });
+        }
+    }
+
+    /// One read came back.
+    pub fn came(&mut self) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+}
+
+/// `kubectl get --raw /api/v1/nodes/NAME/proxy/configz`: its output, or
+/// the last line it wrote on standard error.
+fn raw_configz(kubectl: &Kubectl, node: &str) -> Result<String, String> {
+    let path = format!("/api/v1/nodes/{node}/proxy/configz");
+    let mut child = kubectl
+        .command(&["get", "--raw", &path])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("kubectl get --raw {path}: {e}"))?;
+    let mut text = String::new();
+    if let Some(out) = child.stdout.take() {
+        out.take(MAX_KUBELET_CONFIG_TEXT as u64 + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("kubectl get --raw {path}: {e}"))?;
+    }
+    let mut err = String::new();
+    if let Some(e) = child.stderr.take() {
+        let _ = e.take(64 * 1024).read_to_string(&mut err);
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() {
+        return Ok(text);
+    }
+    let said = err
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message")
+        .trim()
+        .to_owned();
+    Err(said)
+}
+
+/// A node's /configz as the engine takes it: its configuration, or why
+/// none, in the API server's or the reader's words, with the rule that
+/// would allow the read where it was refused.
+pub fn configuration(node: &str, got: Result<String, String>) -> Result<KubeletConfig, String> {
+    let text = got.map_err(|said| {
+        if said.contains("(Forbidden)") {
+            format!("its /configz: {said}; reading it needs {CONFIGZ_RULE}")
+        } else if said.contains("(NotFound)") {
+            format!(
+                "its /configz: {said}: its kubelet does not serve /configz through the node proxy"
+            )
+        } else {
+            format!("its /configz: {said}")
+        }
+    })?;
+    read(&text).map(|(config, _)| config).map_err(|e| {
+        format!("its /configz (kubectl get --raw /api/v1/nodes/{node}/proxy/configz): {e}")
+    })
+}
+
+/// `watch`: kubectl's watches of the pods and the nodes, followed.
+pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
+    let assumed = match crate::follow::assumed(node) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let mut common = vec![];
+    if let Some(c) = &scope.context {
+        common.push(format!("--context={c}"));
+    }
+    if let Some(k) = &scope.kubeconfig {
+        common.push(format!("--kubeconfig={}", k.display()));
+    }
+    let kubectl = Kubectl {
+        program: std::env::var_os("KUBECTL")
+            .filter(|k| !k.is_empty())
+            .unwrap_or_else(|| "kubectl".into()),
+        common,
+    };
+    let (tx, rx) = channel();
+    // A watch that never times out on the client's side, with its events'
+    // types, so that a node or a pod deleted says so.
+    let watched = [
+        "-o",
+        "json",
+        "--watch",
+        "--output-watch-events",
+        "--request-timeout=0",
+    ];
+    let mut pods_args = vec!["get", "pods"];
+    let namespace = scope.namespace.as_ref().map(|n| format!("--namespace={n}"));
+    if scope.all_namespaces {
+        pods_args.push("--all-namespaces");
+    } else if let Some(n) = &namespace {
+        pods_args.push(n);
+    }
+    pods_args.extend(watched);
+    let mut pods = match kubectl.watch(&pods_args, Stream::Pods, &tx) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut nodes_args = vec!["get", "nodes"];
+    nodes_args.extend(watched);
+    let mut nodes = kubectl.watch(&nodes_args, Stream::Nodes, &tx).ok();
+    let mut configz = Configz {
+        kubectl,
+        tx: tx.clone(),
+        in_flight: 0,
+        asked: HashSet::new(),
+        waiting: VecDeque::new(),
+    };
+    let code = follow(assumed, json, (tx, rx), Some(&mut configz));
+    for child in [Some(&mut pods), nodes.as_mut()].into_iter().flatten() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// kubectl's own words, as it prints a refused /configz, keep their
+    /// place, and the rule that would allow the read follows them.
+    #[test]
+    fn a_refused_configz_says_the_rule_that_would_allow_it() {
+        let said = r#"Error from server (Forbidden): nodes "node-a" is forbidden: User "dev" cannot get resource "nodes/proxy" in API group "" at the cluster scope"#;
+        let why = configuration("node-a", Err(said.into())).unwrap_err();
+        assert!(
+            why.starts_with(&format!(
+                "its /configz: {said}; reading it needs a ClusterRole rule"
+            )),
+            "{why}"
+        );
+        let why = configuration("node-c", Ok("<html>".into())).unwrap_err();
+        assert!(why.starts_with("its /configz (kubectl get --raw /api/v1/nodes/node-c/proxy/configz): not a kubelet's configuration"), "{why}");
+        let c = configuration(
+            "node-b",
+            Ok(
+                r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#
+                    .into(),
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            c.crash_loop_back_off
+                .max_container_restart_period
+                .as_deref(),
+            Some("30s")
+        );
+    }
+}
