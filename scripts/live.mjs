@@ -1,13 +1,15 @@
 // The page's "Watch this cluster" through real kubectl proxy, in headless
-// Chromium: node scripts/live.mjs PAGE STUB DIST, where PAGE is the app as
+// Chromium: node scripts/live.mjs PAGE STUB DIST [pods|nodes], where PAGE is the app as
 // kubectl proxy serves it (http://127.0.0.1:PORT/ui/#live), STUB the API
 // stub behind it (its /_stub/release lets the watch's next step go) and DIST
-// the built app, also served alone to see the panel with no API. Run by
+// the built app, also served alone to see the panel with no API. `nodes`:
+// the stub serves nodes and their /configz (tests/support/apistub.rs
+// `serve_nodes`), and the page shows each pod on its own node. Run by
 // tests/live.rs.
 import { spawn } from "node:child_process";
 import { launchChromium } from "./chromium.mjs";
 
-const [page, stub, dist] = process.argv.slice(2);
+const [page, stub, dist, mode = "pods"] = process.argv.slice(2);
 const browser = await launchChromium();
 const problems = [];
 const fail = (what) => problems.push(what);
@@ -15,7 +17,16 @@ const release = async () => (await fetch(`${stub}/_stub/release`)).text();
 const served = async () => (await (await fetch(`${stub}/_stub/requests`)).json());
 
 const tab = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-tab.on("console", (m) => { if (m.type() === "error") fail(`console error: ${m.text()}`); });
+// The browser logs each refused request; the nodes' and their /configz
+// (a stub without nodes, a node without access) are the page's to say.
+// Playwright's fake clock may still call a timer the page has cleared
+// while it runs its due timers (wasm-bindgen then says the closure was
+// dropped): that is the test's clock, not the page's.
+tab.on("console", (m) => {
+  if (m.type() !== "error" || m.location().url.includes("/api/v1/nodes")) return;
+  if (/closure invoked recursively or after being dropped[\s\S]*ClockController\._callFirstTimer/.test(m.text())) return;
+  fail(`console error: ${m.text()}`);
+});
 tab.on("pageerror", (e) => fail(`uncaught: ${e.message}`));
 tab.on("request", (r) => { if (!r.url().startsWith(new URL(page).origin) && !r.url().startsWith("data:")) fail(`a request left the page's origin: ${r.url()}`); });
 // The page's clock a few minutes before the stub's next restarts (10:06:11
@@ -40,6 +51,77 @@ async function until(what, check, timeout = 20_000) {
   }
 }
 const pods = (seen) => [...new Set(seen.map((r) => r[0]))].sort().join(" ");
+
+// Each node row: node, verdict, kubelet, curve from, looping pods, back-offs seen.
+// A figure keeps its unit with a no-break space; read as a space.
+const nodeRows = () => tab.$$eval("#live-nodes tbody tr", (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.replace(/\u00a0/g, " "))));
+async function nodesUntil(what, check, timeout = 20_000) {
+  const start = Date.now();
+  for (;;) {
+    const seen = await nodeRows().catch(() => []);
+    if (check(seen)) return seen;
+    if (Date.now() - start > timeout) {
+      fail(`${what}: not seen in ${timeout / 1000} s; the nodes: ${JSON.stringify(seen)}; messages: ${await tab.textContent("#live-messages").catch(() => "none")}`);
+      return seen;
+    }
+    await tab.waitForTimeout(100);
+  }
+}
+const row = (seen, name) => seen.find((r) => r[0] === name) || [];
+
+if (mode === "nodes") {
+  try {
+    // Listed: node-a refused its /configz (its version's defaults), the
+    // others read.
+    await nodesUntil("the nodes and their /configz", (s) => s.length === 4
+      && row(s, "node-a")[3] === "version defaults" && ["node-b", "node-c", "node-d"].every((n) => row(s, n)[3] === "configz"));
+    const notes = async () => await tab.textContent("#live-node-notes").catch(() => "");
+    if (!(await notes()).includes('node-a: kubelet v1.33.5\'s shipped defaults (10 s / 5 min; its /configz: Error from server (Forbidden): nodes "node-a" is forbidden')) fail(`node-a: ${await notes()}`);
+    for (let i = 0; i < 4; i++) await release(); // each fleet pod restarts once, then a 410
+    // Worked out in tests/support/apistub.rs `fleet`.
+    const seen = await nodesUntil("the verdicts", (s) => row(s, "node-d")[1] === "disagrees" && row(s, "node-b")[1] === "agrees" && row(s, "node-c")[1] === "agrees");
+    for (const [name, backoffs] of [["node-b", "20 s, 30 s"], ["node-c", "4 s, 8 s"], ["node-d", "2 min 40 s, 5 min"]]) {
+      if (row(seen, name)[5] !== backoffs) fail(`${name}: ${JSON.stringify(row(seen, name))}`);
+    }
+    if (row(seen, "node-d")[2] !== "v1.37.0-eks-1a2b3c") fail(`node-d: ${JSON.stringify(row(seen, "node-d"))}`);
+    if (!(await notes()).includes("node-d: disagrees: 2 min 40 s, 5 min seen where kubelet 1.37 from its /configz (10 s / 30 s) waits 30 s, 30 s; they fit the shipped defaults before KEP-4603 (10 s / 5 min)")) fail(`node-d: ${await notes()}`);
+    // A pod's diagnosis says which node facts it used.
+    await until("b-0", (s) => s.some((r) => r[0] === "fleet/b-0"));
+    await tab.click("#live-pods tbody tr[data-pod='fleet/b-0'] button");
+    await tab.waitForSelector("#live-diagnosis");
+    const head = await tab.textContent("#live-diagnosis h3");
+    if (!head.includes("on node-b: kubelet v1.37.1 from its /configz (10 s / 30 s)")) fail(`b-0: ${head}`);
+    // Each /configz once, and nothing but GET.
+    const r = await served();
+    const configz = r.filter((q) => q.includes("/configz"));
+    if (configz.length !== 4) fail(`configz: ${JSON.stringify(configz)}`);
+    if (!r.every((q) => q.startsWith("GET "))) fail(`requests: ${JSON.stringify(r)}`);
+    if (process.env.LIVE_SHOTS) {
+      await tab.clock.setFixedTime(new Date("2026-11-20T10:06:05Z"));
+      for (const [name, width, scheme] of [["light", 1280, "light"], ["dark", 1280, "dark"], ["narrow", 360, "light"]]) {
+        await tab.setViewportSize({ width, height: 1000 });
+        await tab.emulateMedia({ colorScheme: scheme });
+        await tab.waitForTimeout(300);
+        const clip = await tab.$eval("#live-nodes", (e) => {
+          e.scrollIntoView({ block: "center" });
+          const t = e.closest(".table-scroll").getBoundingClientRect();
+          const n = document.querySelector("#live-node-notes").getBoundingClientRect();
+          return { x: 0, y: Math.max(0, t.y - 8), width: document.documentElement.clientWidth, height: Math.min(n.bottom - t.y + 16, 1000) };
+        });
+        await tab.screenshot({ path: `${process.env.LIVE_SHOTS}/live-nodes-${name}.png`, clip });
+      }
+    }
+    console.log(`live panel, nodes: ${seen.length} nodes, a refused /configz said, two verdicts that agree and one that does not; ${r.length} requests, each /configz once`);
+  } catch (e) {
+    fail(`${e.stack || e}`);
+  }
+  await browser.close();
+  if (problems.length) {
+    console.error(problems.join("\n"));
+    process.exit(1);
+  }
+  process.exit(0);
+}
 
 try {
   let seen = await until("the list", (s) => pods(s) === "batch/worker-7 default/legacy-1 shop/web-0");

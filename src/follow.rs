@@ -15,6 +15,7 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use crashloop_explorer::engine::live::{Change, Live};
 use crashloop_explorer::engine::pod::NodeAssumption;
+use crashloop_explorer::formats::kubelet_config::from_configz;
 use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
 
 use crate::cli::Node;
@@ -194,7 +195,7 @@ pub fn follow(
                         c.came();
                     }
                     let change = Change::NodeConfig {
-                        read: crate::watch::configuration(&name, read),
+                        read: from_configz(&name, read.as_deref().map_err(Clone::clone)),
                         name,
                         kubelet_version: version,
                     };

@@ -11,10 +11,8 @@ use std::io::Read;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::mpsc::{channel, Sender};
 
-use crashloop_explorer::engine::config::KubeletConfig;
-use crashloop_explorer::engine::kubelets::CONFIGZ_RULE;
 use crashloop_explorer::engine::live::Live;
-use crashloop_explorer::formats::kubelet_config::{read, MAX_KUBELET_CONFIG_TEXT};
+use crashloop_explorer::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT;
 
 use crate::cli::{Node, Scope};
 use crate::follow::{follow, lines, Input, Stream};
@@ -146,26 +144,6 @@ fn raw_configz(kubectl: &Kubectl, node: &str) -> Result<String, String> {
     Err(said)
 }
 
-/// A node's /configz as the engine takes it: its configuration, or why
-/// none, in the API server's or the reader's words, with the rule that
-/// would allow the read where it was refused.
-pub fn configuration(node: &str, got: Result<String, String>) -> Result<KubeletConfig, String> {
-    let text = got.map_err(|said| {
-        if said.contains("(Forbidden)") {
-            format!("its /configz: {said}; reading it needs {CONFIGZ_RULE}")
-        } else if said.contains("(NotFound)") {
-            format!(
-                "its /configz: {said}: its kubelet does not serve /configz through the node proxy"
-            )
-        } else {
-            format!("its /configz: {said}")
-        }
-    })?;
-    read(&text).map(|(config, _)| config).map_err(|e| {
-        format!("its /configz (kubectl get --raw /api/v1/nodes/{node}/proxy/configz): {e}")
-    })
-}
-
 /// `watch`: kubectl's watches of the pods and the nodes, followed.
 pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
     let assumed = match crate::follow::assumed(node) {
@@ -226,39 +204,4 @@ pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
         let _ = child.wait();
     }
     code
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// kubectl's own words, as it prints a refused /configz, keep their
-    /// place, and the rule that would allow the read follows them.
-    #[test]
-    fn a_refused_configz_says_the_rule_that_would_allow_it() {
-        let said = r#"Error from server (Forbidden): nodes "node-a" is forbidden: User "dev" cannot get resource "nodes/proxy" in API group "" at the cluster scope"#;
-        let why = configuration("node-a", Err(said.into())).unwrap_err();
-        assert!(
-            why.starts_with(&format!(
-                "its /configz: {said}; reading it needs a ClusterRole rule"
-            )),
-            "{why}"
-        );
-        let why = configuration("node-c", Ok("<html>".into())).unwrap_err();
-        assert!(why.starts_with("its /configz (kubectl get --raw /api/v1/nodes/node-c/proxy/configz): not a kubelet's configuration"), "{why}");
-        let c = configuration(
-            "node-b",
-            Ok(
-                r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#
-                    .into(),
-            ),
-        )
-        .unwrap();
-        assert_eq!(
-            c.crash_loop_back_off
-                .max_container_restart_period
-                .as_deref(),
-            Some("30s")
-        );
-    }
 }

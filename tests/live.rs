@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 #[path = "support/apistub.rs"]
 mod apistub;
-use apistub::{kubectl_at, kubectls, serve, Options};
+use apistub::{kubectl_at, kubectls, serve, serve_nodes, Options, Stub};
 
 /// Kills kubectl proxy however the test ends.
 struct Proxy(std::process::Child);
@@ -29,6 +29,29 @@ impl Drop for Proxy {
 #[test]
 #[ignore = "needs the release build in dist/; scripts/test.sh runs it after `trunk build --release`"]
 fn the_page_watches_a_cluster_through_kubectl_proxy() {
+    let stub = serve(Options {
+        held: true,
+        malformed: true,
+    });
+    through_proxy(&stub, "pods");
+}
+
+/// The nodes too: each pod on its own node's kubelet, the node whose
+/// /configz is refused and the node whose pod follows another curve
+/// (tests/support/apistub.rs `nodes`, `fleet`).
+#[test]
+#[ignore = "needs the release build in dist/; scripts/test.sh runs it after `trunk build --release`"]
+fn the_page_diagnoses_each_pod_on_its_own_nodes_kubelet() {
+    let stub = serve_nodes(Options {
+        held: true,
+        malformed: false,
+    });
+    through_proxy(&stub, "nodes");
+}
+
+/// scripts/live.mjs in `mode` on the page as the newest kubectl's proxy
+/// serves it in front of `stub`.
+fn through_proxy(stub: &Stub, mode: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dist = root.join("dist");
     assert!(
@@ -44,10 +67,6 @@ fn the_page_watches_a_cluster_through_kubectl_proxy() {
                 .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
         })
         .expect("a kubectl on this machine");
-    let stub = serve(Options {
-        held: true,
-        malformed: true,
-    });
     let mut child = kubectl_at(&kubectl, &stub.url)
         .args(["proxy", "--port=0", "--address=127.0.0.1"])
         .arg(format!("--www={}", dist.display()))
@@ -77,12 +96,13 @@ fn the_page_watches_a_cluster_through_kubectl_proxy() {
             &page,
             &stub.url,
             &dist.display().to_string(),
+            mode,
         ])
         .status()
         .expect("node runs");
     drop(proxy);
     assert!(
         status.success(),
-        "scripts/live.mjs through kubectl {version} proxy: {status}"
+        "scripts/live.mjs {mode} through kubectl {version} proxy: {status}"
     );
 }

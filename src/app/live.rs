@@ -9,6 +9,7 @@
 //! Every request goes to the page's own origin (its CSP allows no other).
 
 use std::cell::{Cell, RefCell};
+use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 
 use gloo_timers::callback::Interval;
@@ -20,9 +21,10 @@ use yew::prelude::*;
 use super::controls::TextField;
 use super::diagnose::{container_view, use_assumed, Assumed};
 use super::instant::{instant, readable};
+use super::words::units_kept;
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
-use crate::engine::live::Live;
+use crate::engine::live::{Change, Live};
 use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
     countdown_in, exit_short, step_words, steps_of, Read, WatchReader,
@@ -43,6 +45,9 @@ const GONE: u16 = 410;
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
 const KEPT_MESSAGES: usize = 5;
+/// /configz reads at once: a thousand nodes are not a thousand requests in
+/// one go to the API server's node proxy.
+const CONFIGZ_IN_FLIGHT: usize = 4;
 
 #[derive(Properties, PartialEq)]
 pub struct LivePanelProps {
@@ -89,6 +94,8 @@ enum Msg {
     /// A fresh list: the set starts again.
     Listed(Box<Live>),
     Reads(Vec<Read>),
+    /// Something to say beside the table.
+    Say(String),
 }
 
 impl Reducible for Watch {
@@ -100,12 +107,13 @@ impl Reducible for Watch {
             Msg::Phase(p) => next.phase = p,
             Msg::Listed(live) => {
                 let live = match &self.live {
-                    Some(old) => old.borrow().relisted(*live),
+                    Some(old) => old.borrow().relisted(*live, clock_ms()),
                     None => *live,
                 };
                 next.live = Some(Rc::new(RefCell::new(live)));
                 next.phase = Phase::Watching;
             }
+            Msg::Say(m) => say(&mut next.messages, m),
             Msg::Reads(reads) => {
                 let now = clock_ms();
                 let mut changed = false;
@@ -163,11 +171,27 @@ fn namespace(text: &str) -> Result<Option<String>, String> {
     }
 }
 
-/// The pods' collection for a namespace, or all.
-fn pods_path(ns: Option<&str>) -> String {
-    match ns {
-        Some(n) => format!("{API}/namespaces/{n}/pods"),
-        None => format!("{API}/pods"),
+/// What the page lists and watches.
+#[derive(Clone, Copy, PartialEq)]
+enum Collection {
+    Pods,
+    Nodes,
+}
+
+impl Collection {
+    fn path(self, ns: Option<&str>) -> String {
+        match (self, ns) {
+            (Collection::Nodes, _) => format!("{API}/nodes"),
+            (Collection::Pods, Some(n)) => format!("{API}/namespaces/{n}/pods"),
+            (Collection::Pods, None) => format!("{API}/pods"),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Collection::Pods => "pods",
+            Collection::Nodes => "nodes",
+        }
     }
 }
 
@@ -220,19 +244,18 @@ async fn probe(signal: &web_sys::AbortSignal) -> Result<(), String> {
     }
 }
 
-/// Lists the pods page by page into a fresh set: the set, and the list's
+/// Lists a collection page by page: what it read, and the list's
 /// resourceVersion.
 async fn list(
-    ns: Option<&str>,
-    node: &NodeAssumption,
+    path: &str,
+    version: KubeletVersion,
     signal: &web_sys::AbortSignal,
-) -> Result<(Live, Option<String>), (u16, String)> {
-    let mut live = Live::new(node.clone());
-    let mut reader = WatchReader::new(node.version);
+) -> Result<(Vec<Read>, Option<String>), (u16, String)> {
+    let mut reader = WatchReader::new(version);
     let mut token: Option<String> = None;
-    let now = clock_ms();
+    let mut reads = vec![];
     loop {
-        let mut url = format!("{}?limit={PAGE}", pods_path(ns));
+        let mut url = format!("{path}?limit={PAGE}");
         if let Some(t) = &token {
             url.push_str(&format!(
                 "&continue={}",
@@ -240,18 +263,57 @@ async fn list(
             ));
         }
         let body = text(get(&url, signal).await?).await.map_err(|e| (0, e))?;
-        let mut reads = reader.push(&body);
+        reads.extend(reader.push(&body));
         reads.extend(reader.push("\n"));
-        for r in reads {
-            if let Read::Change(c) = r {
-                live.apply(c, now);
-            }
-        }
         token = reader.continue_token.take();
         if token.is_none() {
-            return Ok((live, reader.resource_version.clone()));
+            return Ok((reads, reader.resource_version.clone()));
         }
     }
+}
+
+/// What a node's name escapes in a path: all but a DNS subdomain's
+/// characters (`[a-z0-9.-]`), which a name from the API server is.
+const PATH_SEGMENT: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.');
+
+/// A node's `/configz` through the API server's node proxy: its text, or
+/// the refusal in kubectl's words.
+async fn configz(node: &str, signal: &web_sys::AbortSignal) -> Result<String, String> {
+    let url = format!(
+        "{API}/nodes/{}/proxy/configz",
+        percent_encoding::utf8_percent_encode(node, PATH_SEGMENT)
+    );
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(signal));
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    let answer = JsFuture::from(window.fetch_with_str_and_init(&url, &init))
+        .await
+        .map_err(|e| js_words(&e))?;
+    let response: web_sys::Response = answer.dyn_into().map_err(|e| js_words(&e))?;
+    let (ok, code) = (response.ok(), response.status());
+    let body = text(response).await?;
+    if body.len() > crate::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT {
+        return Err(format!(
+            "{} bytes: more than a kubelet's configuration",
+            body.len()
+        ));
+    }
+    if ok {
+        Ok(body)
+    } else {
+        Err(crate::formats::kubelet_config::refusal_words(code, &body))
+    }
+}
+
+/// The nodes' /configz reads: asked once per (node, kubelet version), at
+/// most `CONFIGZ_IN_FLIGHT` at a time.
+#[derive(Default)]
+struct ConfigzReads {
+    asked: HashSet<(String, String)>,
+    waiting: VecDeque<(String, String)>,
+    in_flight: usize,
 }
 
 /// Reads a watch's body as it comes into the reducer, until it ends (the
@@ -298,8 +360,10 @@ async fn stream(
     }
 }
 
-/// The watch loop: probe, list, watch, and again, until `alive` says the
-/// panel moved on (another namespace, another configuration, closed).
+/// The watch loop: probe, list the pods, watch them, and again, until
+/// `alive` says the panel moved on (another namespace, another
+/// configuration, closed); the nodes' loop starts beside it once the pods
+/// are listed.
 async fn run(
     ns: Option<String>,
     node: NodeAssumption,
@@ -314,27 +378,82 @@ async fn run(
         }
         return;
     }
+    follow(Collection::Pods, ns, node, state, alive, signal).await;
+}
+
+/// List and watch one collection: from the list's resourceVersion, again
+/// from the newest seen after a watch ends, listing again after a 410.
+/// The pods' failures are the panel's phase; the nodes' are said, and a
+/// refusal (403, 404) leaves each pod on the kubelet chosen.
+async fn follow(
+    what: Collection,
+    ns: Option<String>,
+    node: NodeAssumption,
+    state: UseReducerDispatcher<Watch>,
+    alive: Rc<dyn Fn() -> bool>,
+    signal: web_sys::AbortSignal,
+) {
+    let path = what.path(ns.as_deref());
+    let pods = what == Collection::Pods;
     let mut retry = RETRY_FIRST_MS;
     let mut from: Option<String> = None;
+    let mut nodes_started = false;
+    let failed = |why: String| {
+        if pods {
+            Msg::Phase(Phase::Retrying(why))
+        } else {
+            Msg::Say(format!("{why}; trying again shortly"))
+        }
+    };
     while alive() {
         if from.is_none() {
-            state.dispatch(Msg::Phase(Phase::Listing));
-            match list(ns.as_deref(), &node, &signal).await {
-                Ok((live, rv)) => {
+            if pods {
+                state.dispatch(Msg::Phase(Phase::Listing));
+            }
+            match list(&path, node.version, &signal).await {
+                Ok((reads, rv)) => {
                     if !alive() {
                         return;
                     }
-                    state.dispatch(Msg::Listed(Box::new(live)));
+                    if pods {
+                        let mut live = Live::new(node.clone());
+                        let now = clock_ms();
+                        for r in reads {
+                            if let Read::Change(c) = r {
+                                live.apply(c, now);
+                            }
+                        }
+                        state.dispatch(Msg::Listed(Box::new(live)));
+                    } else {
+                        state.dispatch(Msg::Reads(reads));
+                    }
                     from = rv;
                     retry = RETRY_FIRST_MS;
+                    if pods && !nodes_started {
+                        nodes_started = true;
+                        yew::platform::spawn_local(follow(
+                            Collection::Nodes,
+                            None,
+                            node.clone(),
+                            state.clone(),
+                            alive.clone(),
+                            signal.clone(),
+                        ));
+                    }
+                }
+                Err((code @ (403 | 404), e)) if !pods => {
+                    if alive() {
+                        state.dispatch(Msg::Say(format!(
+                            "the nodes could not be listed ({e}, {code}): each pod is diagnosed on the kubelet chosen above; a node's kubelet needs get, list and watch on nodes"
+                        )));
+                    }
+                    return;
                 }
                 Err((_, e)) => {
                     if !alive() {
                         return;
                     }
-                    state.dispatch(Msg::Phase(Phase::Retrying(format!(
-                        "listing the pods failed: {e}"
-                    ))));
+                    state.dispatch(failed(format!("listing the {} failed: {e}", what.name())));
                     TimeoutFuture::new(retry).await;
                     retry = (retry * 2).min(RETRY_MAX_MS);
                     continue;
@@ -342,14 +461,15 @@ async fn run(
             }
         }
         let url = format!(
-            "{}?watch=1&allowWatchBookmarks=true&resourceVersion={}",
-            pods_path(ns.as_deref()),
+            "{path}?watch=1&allowWatchBookmarks=true&resourceVersion={}",
             from.as_deref().unwrap_or("0")
         );
         let mut reader = WatchReader::new(node.version);
         let outcome = match get(&url, &signal).await {
             Ok(r) => {
-                state.dispatch(Msg::Phase(Phase::Watching));
+                if pods {
+                    state.dispatch(Msg::Phase(Phase::Watching));
+                }
                 stream(r, &mut reader, &state, &*alive)
                     .await
                     .map(|()| reader.expired)
@@ -371,13 +491,51 @@ async fn run(
             }
             Err(e) => {
                 from = reader.resource_version.clone().or(from);
-                state.dispatch(Msg::Phase(Phase::Retrying(format!(
-                    "the watch failed: {e}"
-                ))));
+                state.dispatch(failed(format!("the {} watch failed: {e}", what.name())));
                 TimeoutFuture::new(retry).await;
                 retry = (retry * 2).min(RETRY_MAX_MS);
             }
         }
+    }
+}
+
+/// Starts the /configz reads the nodes want, up to `CONFIGZ_IN_FLIGHT`;
+/// each answer goes into the set as a change, which asks again.
+fn read_configs(
+    reads: &Rc<RefCell<ConfigzReads>>,
+    live: &Live,
+    state: &UseReducerDispatcher<Watch>,
+    signal: &web_sys::AbortSignal,
+) {
+    let mut r = reads.borrow_mut();
+    for k in live.kubelets().all() {
+        let key = (k.name.clone(), k.reported.clone());
+        if k.wants_configz() && !r.asked.contains(&key) {
+            r.asked.insert(key.clone());
+            r.waiting.push_back(key);
+        }
+    }
+    while r.in_flight < CONFIGZ_IN_FLIGHT {
+        let Some((name, version)) = r.waiting.pop_front() else {
+            break;
+        };
+        r.in_flight += 1;
+        let (reads, state, signal) = (reads.clone(), state.clone(), signal.clone());
+        yew::platform::spawn_local(async move {
+            let got = configz(&name, &signal).await;
+            reads.borrow_mut().in_flight -= 1;
+            let read = crate::formats::kubelet_config::from_configz(
+                &name,
+                got.as_deref().map_err(Clone::clone),
+            );
+            if !signal.aborted() {
+                state.dispatch(Msg::Reads(vec![Read::Change(Change::NodeConfig {
+                    name,
+                    kubelet_version: version,
+                    read,
+                })]));
+            }
+        });
     }
 }
 
@@ -401,19 +559,22 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         refused,
         ..
     } = use_assumed("live-assume", p.version, &p.config);
+    // The current watch's signal and its /configz reads, both new with it.
+    let configs = use_mut_ref(|| None::<(web_sys::AbortSignal, Rc<RefCell<ConfigzReads>>)>);
     {
         let dispatcher = state.dispatcher();
         let key = (
             (*watched).clone(),
             node.as_ref().ok().map(|n| n.label.clone()),
         );
-        let node = node.clone();
+        let (node, configs) = (node.clone(), configs.clone());
         use_effect_with(key, move |(ns, _)| {
             let generation = Rc::new(Cell::new(true));
             let controller = web_sys::AbortController::new().ok();
             if let (Ok(node), Some(c)) = (node, &controller) {
                 let flag = generation.clone();
                 let alive: Rc<dyn Fn() -> bool> = Rc::new(move || flag.get());
+                *configs.borrow_mut() = Some((c.signal(), Rc::default()));
                 yew::platform::spawn_local(run(ns.clone(), node, dispatcher, alive, c.signal()));
             }
             move || {
@@ -421,6 +582,15 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 if let Some(c) = controller {
                     c.abort();
                 }
+            }
+        });
+    }
+    {
+        // Each change may bring nodes whose /configz is to be read.
+        let (live, dispatcher, configs) = (state.live.clone(), state.dispatcher(), configs.clone());
+        use_effect_with(state.version, move |_| {
+            if let (Some(l), Some((signal, reads))) = (live, &*configs.borrow()) {
+                read_configs(reads, &l.borrow(), &dispatcher, signal);
             }
         });
     }
@@ -516,13 +686,63 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             </div>
         }
     });
+    let nodes = live.as_ref().filter(|l| !l.kubelets().is_empty()).map(|l| {
+        let verdicts = l.nodes();
+        let or_dash = |s: Option<String>| s.unwrap_or_else(|| "—".into());
+        let rows = verdicts.iter().map(|v| {
+            let k = v.kubelet;
+            let j = v.judgement;
+            let seen = j.filter(|j| !j.observed_ms.is_empty()).map(|j| {
+                let waits: Vec<String> = j.observed_ms.iter().map(|&ms| format_human_ms(ms)).collect();
+                units_kept(&waits.join(", "))
+            });
+            let verdict = match j.map(|j| j.agrees) {
+                Some(Some(true)) => Some("agrees"),
+                Some(Some(false)) => Some("disagrees"),
+                Some(None) => Some("too few seen"),
+                None => None,
+            };
+            html! {
+                <tr data-node={k.name.clone()}>
+                    <td>{ k.name.clone() }</td>
+                    <td class={classes!("live-verdict", (j.and_then(|j| j.agrees) == Some(false)).then_some("error"))}>{ or_dash(verdict.map(str::to_owned)) }</td>
+                    <td>{ k.reported.clone() }</td>
+                    <td title={k.config_from.why().map(str::to_owned)}>{ k.config_from.name() }</td>
+                    <td>{ v.looping_pods }</td>
+                    <td>{ or_dash(seen) }</td>
+                </tr>
+            }
+        });
+        // What each node's facts are where not its /configz, and what a
+        // disagreement fits instead.
+        let said = verdicts.iter().flat_map(|v| {
+            let facts = v.kubelet.config_from.why().map(|_| v.kubelet.facts(l.node()));
+            let differs = v
+                .judgement
+                .filter(|j| j.agrees == Some(false))
+                .map(|j| format!("{}: {}", v.kubelet.name, j.note));
+            facts.into_iter().chain(differs)
+        });
+        html! {
+            <>
+                <div class="table-scroll">
+                    <table id="live-nodes">
+                        <caption>{ format!("{} nodes: each pod diagnosed on its own node's kubelet, and whether the restarts seen follow its curve", verdicts.len()) }</caption>
+                        <thead><tr><th>{"node"}</th><th>{"verdict"}</th><th>{"kubelet"}</th><th>{"curve from"}</th><th>{"looping pods"}</th><th>{"back-offs seen"}</th></tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+                <ul class="notes" id="live-node-notes">{ for said.map(|m| html! { <li>{ m }</li> }) }</ul>
+            </>
+        }
+    });
     let chosen = live.as_ref().and_then(|l| {
         let key = selected.as_deref()?;
         let p = pods.iter().find(|p| p.key == key)?;
         let d = &p.diagnosis;
         Some(html! {
             <div id="live-diagnosis">
-                <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{" diagnosed at "}{ instant(p.at) }{ format!(" on {}", l.node().label) }</small></h3>
+                <h3>{ format!("{}/{}", d.namespace, d.pod) }<small>{" diagnosed at "}{ instant(p.at) }{ format!(" on {}", l.facts(p)) }</small></h3>
                 if !d.notes.is_empty() {
                     <ul class="notes">{ for d.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                 }
@@ -553,6 +773,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
             { for rows }
             { for chosen }
+            { for nodes }
         </>
     }
 }

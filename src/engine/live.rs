@@ -246,8 +246,10 @@ impl Live {
     }
 
     /// A fresh list's set (after the watch was lost), keeping the runs this
-    /// one saw of the pods still in it: a relist does not forget restarts.
-    pub fn relisted(&self, mut fresh: Live) -> Live {
+    /// one saw of the pods still in it, and the nodes where the fresh list
+    /// has none (a list of pods says nothing of them): a relist forgets
+    /// neither restarts nor kubelets. Its pods diagnosed again at `now`.
+    pub fn relisted(&self, mut fresh: Live, now: Epoch) -> Live {
         for (key, runs) in &self.seen {
             if !fresh.fingerprints.contains_key(key) {
                 continue;
@@ -257,17 +259,13 @@ impl Live {
                 kept.entry(name.clone()).or_default().merge(r);
             }
         }
-        let judged: Vec<(String, Vec<(String, Judgement)>)> = fresh
-            .listed
-            .iter()
-            .map(|(key, l)| {
-                let node = fresh.assumption(l.diagnosis_node());
-                (key.clone(), fresh.curves(key, &l.diagnosis, node))
-            })
-            .collect();
-        for (key, curves) in judged {
-            if let Some(l) = fresh.listed.get_mut(&key) {
-                l.curves = curves;
+        if fresh.kubelets.is_empty() {
+            fresh.kubelets = self.kubelets.clone();
+        }
+        let listed = std::mem::take(&mut fresh.listed);
+        for (key, l) in listed {
+            if let Some(again) = fresh.diagnosed(key.clone(), l.pod, l.notes, now) {
+                fresh.listed.insert(key, again);
             }
         }
         fresh
@@ -418,14 +416,14 @@ mod tests {
         let mut fresh = Live::new(node);
         fresh.apply(put(3, (16, 19), 39), 40 * S);
         assert_eq!(fresh.pods()[0].curves[0].1.agrees, None);
-        let relisted = before.relisted(fresh);
+        let relisted = before.relisted(fresh, 40 * S);
         let (name, j) = &relisted.pods()[0].curves[0];
         assert_eq!(name, "app");
         assert_eq!(j.observed_ms, [10_000, 20_000]);
         assert_eq!(j.agrees, Some(true), "{}", j.note);
         // A pod gone from the fresh list leaves its runs behind.
         let empty = Live::new(relisted.node().clone());
-        assert!(relisted.relisted(empty).seen.is_empty());
+        assert!(relisted.relisted(empty, 40 * S).seen.is_empty());
     }
 
     /// Runs of 3 s on a 10 s / 30 s curve: restart 2 after 10 s (run 1

@@ -79,3 +79,87 @@ pub fn read(text: &str) -> Result<(KubeletConfig, Source), String> {
         serde_json::from_value(inner).map_err(|e| format!("not a KubeletConfiguration: {e}"))?;
     Ok((config, source))
 }
+
+/// What a node's `/configz` read gave, as the engine takes it: its
+/// configuration, or why none, in the API server's words as kubectl prints
+/// them (`Error from server (Forbidden): …`) with the rule that would allow
+/// the read where it was refused.
+pub fn from_configz(node: &str, got: Result<&str, String>) -> Result<KubeletConfig, String> {
+    let text = got.map_err(|said| {
+        if said.contains("(Forbidden)") {
+            format!(
+                "its /configz: {said}; reading it needs {}",
+                crate::engine::kubelets::CONFIGZ_RULE
+            )
+        } else if said.contains("(NotFound)") {
+            format!(
+                "its /configz: {said}: its kubelet does not serve /configz through the node proxy"
+            )
+        } else {
+            format!("its /configz: {said}")
+        }
+    })?;
+    read(text)
+        .map(|(config, _)| config)
+        .map_err(|e| format!("its /configz (GET /api/v1/nodes/{node}/proxy/configz): {e}"))
+}
+
+/// How kubectl prints an API server's refusal from its Status: `Error from
+/// server (Forbidden): nodes "node-a" is forbidden: …`; else the HTTP status.
+pub fn refusal_words(code: u16, body: &str) -> String {
+    let status: Option<Value> = serde_json::from_str(body).ok();
+    let field = |k: &str| {
+        status
+            .as_ref()
+            .and_then(|s| s.get(k))
+            .and_then(Value::as_str)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    match (field("reason"), field("message")) {
+        (Some(reason), Some(message)) => format!("Error from server ({reason}): {message}"),
+        (None, Some(message)) => format!("Error from server: {message}"),
+        _ => format!("HTTP {code}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// kubectl's words for a refused /configz keep their place, the rule
+    /// that would allow the read after them; the page's answer from the
+    /// API's Status reads the same.
+    #[test]
+    fn a_refused_configz_says_the_rule_that_would_allow_it() {
+        let message = r#"nodes "node-a" is forbidden: User "dev" cannot get resource "nodes/proxy" in API group "" at the cluster scope"#;
+        let said = format!("Error from server (Forbidden): {message}");
+        let status = format!(
+            r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":{},"reason":"Forbidden","code":403}}"#,
+            Value::from(message)
+        );
+        assert_eq!(refusal_words(403, &status), said);
+        assert_eq!(refusal_words(502, "<html>bad gateway</html>"), "HTTP 502");
+        let why = from_configz("node-a", Err(said.clone())).unwrap_err();
+        assert_eq!(
+            why,
+            format!("its /configz: {said}; reading it needs a ClusterRole rule allowing get on nodes/proxy (apiGroups: [\"\"], resources: [\"nodes/proxy\"], verbs: [\"get\"])")
+        );
+        let why = from_configz("node-c", Ok("<html>")).unwrap_err();
+        assert!(
+            why.starts_with("its /configz (GET /api/v1/nodes/node-c/proxy/configz): not a kubelet's configuration"),
+            "{why}"
+        );
+        let c = from_configz(
+            "node-b",
+            Ok(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            c.crash_loop_back_off
+                .max_container_restart_period
+                .as_deref(),
+            Some("30s")
+        );
+    }
+}
