@@ -667,3 +667,89 @@ fn a_pod_is_diagnosed_on_a_kubelets_own_configuration() {
     assert!(err.contains("cannot be used with"), "{err}");
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// A thousand nodes: `watch` reads each node's /configz once, never more
+/// than 4 at a time. `$KUBECTL` is a script standing in for kubectl: its
+/// nodes' watch prints 1,000 Nodes at once, each `get --raw …/configz`
+/// notes how many reads run beside it, and its pods' watch ends once every
+/// node has been read.
+#[test]
+fn watch_reads_a_thousand_nodes_configz_four_at_a_time() {
+    const NODES: usize = 1_000;
+    let dir = std::env::temp_dir().join(format!("crashloop-thousand-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("running")).unwrap();
+    let script = dir.join("kubectl");
+    std::fs::write(
+        &script,
+        format!(
+            r#"#!/bin/sh
+d='{dir}'
+case "$*" in
+  *"get pods"*) while [ "$(wc -l < "$d/asked" 2>/dev/null || echo 0)" -lt {NODES} ]; do sleep 0.05; done; exit 0 ;;
+  *"get nodes"*)
+    i=0
+    while [ $i -lt {NODES} ]; do
+      printf '{{"type":"ADDED","object":{{"kind":"Node","metadata":{{"name":"n-%s"}},"status":{{"nodeInfo":{{"kubeletVersion":"v1.37.1"}}}}}}}}\n' $i
+      i=$((i+1))
+    done
+    sleep 60 ;;
+  *"get --raw"*)
+    touch "$d/running/$$"
+    ls "$d/running" | wc -l >> "$d/beside"
+    sleep 0.01
+    rm "$d/running/$$"
+    for a; do path=$a; done
+    echo "$path" >> "$d/asked"
+    echo '{{"kubeletconfig":{{"crashLoopBackOff":{{"maxContainerRestartPeriod":"30s"}}}}}}' ;;
+esac
+"#,
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .args(["watch", "-A"])
+        .env("KUBECTL", &script)
+        .stdin(Stdio::null())
+        .output()
+        .expect("watch runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+    let asked: Vec<String> = read("asked").lines().map(str::to_owned).collect();
+    let mut once = asked.clone();
+    once.sort();
+    once.dedup();
+    assert_eq!(
+        (asked.len(), once.len()),
+        (NODES, NODES),
+        "each node's /configz once"
+    );
+    assert!(once.contains(&"/api/v1/nodes/n-999/proxy/configz".to_owned()));
+    let beside: Vec<usize> = read("beside")
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    let most = beside.iter().copied().max().unwrap_or(0);
+    assert!(
+        (2..=4).contains(&most),
+        "reads side by side, at most 4: {most}"
+    );
+    // The last table: every node's curve from its /configz.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = &text[text.rfind("crash-looping of").expect("a table")..];
+    assert_eq!(
+        last.lines()
+            .filter(|l| l.starts_with("n-") && l.contains(" configz "))
+            .count(),
+        NODES,
+        "{}",
+        &last[..last.len().min(2000)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
