@@ -1,25 +1,21 @@
 //! `watch`: the user's own kubectl (`$KUBECTL`, else `kubectl` on PATH,
 //! with their kubeconfig and context) watches the pods and the nodes, and
 //! reads each node's `/configz` through the API server's node proxy (at
-//! most `IN_FLIGHT` at a time, once per kubelet version); what they print
+//! most `CONFIGZ_IN_FLIGHT` at a time, once per kubelet version); what they print
 //! goes through the same loop as `pods --follow`. Only GET, LIST and WATCH
 //! reach the cluster: kubectl's `get`, `get --watch` and `get --raw`.
 
-use std::collections::{HashSet, VecDeque};
 use std::ffi::OsString;
 use std::io::Read;
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::mpsc::{channel, Sender};
 
+use crashloop_explorer::engine::kubelets::ConfigzQueue;
 use crashloop_explorer::engine::live::Live;
 use crashloop_explorer::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT;
 
 use crate::cli::{Node, Scope};
 use crate::follow::{follow, lines, Input, Stream};
-
-/// /configz reads at once: a thousand nodes must not be a thousand
-/// requests in one go to the API server and its node proxy.
-pub const IN_FLIGHT: usize = 4;
 
 /// How kubectl is run: the program and the options every call passes on.
 #[derive(Clone)]
@@ -66,32 +62,17 @@ impl Kubectl {
     }
 }
 
-/// The nodes' /configz reads: which are asked, which wait their turn.
+/// The nodes' /configz reads, each on a thread of its own.
 pub struct Configz {
     kubectl: Kubectl,
     tx: Sender<Input>,
-    in_flight: usize,
-    /// (node, kubelet version) asked once each.
-    asked: HashSet<(String, String)>,
-    waiting: VecDeque<(String, String)>,
+    queue: ConfigzQueue,
 }
 
 impl Configz {
-    /// Queues the nodes whose /configz is wanted and not yet asked at
-    /// their version, and starts reads up to `IN_FLIGHT`.
+    /// Starts the reads the nodes want now.
     pub fn ask(&mut self, live: &Live) {
-        for k in live.kubelets().all() {
-            let key = (k.name.clone(), k.reported.clone());
-            if k.wants_configz() && !self.asked.contains(&key) {
-                self.asked.insert(key.clone());
-                self.waiting.push_back(key);
-            }
-        }
-        while self.in_flight < IN_FLIGHT {
-            let Some((name, version)) = self.waiting.pop_front() else {
-                break;
-            };
-            self.in_flight += 1;
+        for (name, version) in self.queue.ask(live.kubelets()) {
             let (kubectl, tx) = (self.kubectl.clone(), self.tx.clone());
             std::thread::spawn(move || {
                 let read = raw_configz(&kubectl, &name);
@@ -106,7 +87,7 @@ impl Configz {
 
     /// One read came back.
     pub fn came(&mut self) {
-        self.in_flight = self.in_flight.saturating_sub(1);
+        self.queue.came();
     }
 }
 
@@ -194,9 +175,7 @@ pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
     let mut configz = Configz {
         kubectl,
         tx: tx.clone(),
-        in_flight: 0,
-        asked: HashSet::new(),
-        waiting: VecDeque::new(),
+        queue: ConfigzQueue::default(),
     };
     let code = follow(assumed, json, (tx, rx), Some(&mut configz));
     for child in [Some(&mut pods), nodes.as_mut()].into_iter().flatten() {

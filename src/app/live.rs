@@ -9,7 +9,6 @@
 //! Every request goes to the page's own origin (its CSP allows no other).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 
 use gloo_timers::callback::Interval;
@@ -24,6 +23,7 @@ use super::instant::{instant, readable};
 use super::words::units_kept;
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
+use crate::engine::kubelets::ConfigzQueue;
 use crate::engine::live::{Change, Live};
 use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
@@ -45,9 +45,6 @@ const GONE: u16 = 410;
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
 const KEPT_MESSAGES: usize = 5;
-/// /configz reads at once: a thousand nodes are not a thousand requests in
-/// one go to the API server's node proxy.
-const CONFIGZ_IN_FLIGHT: usize = 4;
 
 #[derive(Properties, PartialEq)]
 pub struct LivePanelProps {
@@ -307,15 +304,6 @@ async fn configz(node: &str, signal: &web_sys::AbortSignal) -> Result<String, St
     }
 }
 
-/// The nodes' /configz reads: asked once per (node, kubelet version), at
-/// most `CONFIGZ_IN_FLIGHT` at a time.
-#[derive(Default)]
-struct ConfigzReads {
-    asked: HashSet<(String, String)>,
-    waiting: VecDeque<(String, String)>,
-    in_flight: usize,
-}
-
 /// Reads a watch's body as it comes into the reducer, until it ends (the
 /// reader keeps the newest resourceVersion, and whether it ended in a 410).
 async fn stream(
@@ -499,31 +487,21 @@ async fn follow(
     }
 }
 
-/// Starts the /configz reads the nodes want, up to `CONFIGZ_IN_FLIGHT`;
-/// each answer goes into the set as a change, which asks again.
+/// Starts the /configz reads the nodes want (`ConfigzQueue`: once a
+/// version, a few at a time); each answer goes into the set as a change,
+/// which asks again.
 fn read_configs(
-    reads: &Rc<RefCell<ConfigzReads>>,
+    queue: &Rc<RefCell<ConfigzQueue>>,
     live: &Live,
     state: &UseReducerDispatcher<Watch>,
     signal: &web_sys::AbortSignal,
 ) {
-    let mut r = reads.borrow_mut();
-    for k in live.kubelets().all() {
-        let key = (k.name.clone(), k.reported.clone());
-        if k.wants_configz() && !r.asked.contains(&key) {
-            r.asked.insert(key.clone());
-            r.waiting.push_back(key);
-        }
-    }
-    while r.in_flight < CONFIGZ_IN_FLIGHT {
-        let Some((name, version)) = r.waiting.pop_front() else {
-            break;
-        };
-        r.in_flight += 1;
-        let (reads, state, signal) = (reads.clone(), state.clone(), signal.clone());
+    let start = queue.borrow_mut().ask(live.kubelets());
+    for (name, version) in start {
+        let (queue, state, signal) = (queue.clone(), state.clone(), signal.clone());
         yew::platform::spawn_local(async move {
             let got = configz(&name, &signal).await;
-            reads.borrow_mut().in_flight -= 1;
+            queue.borrow_mut().came();
             let read = crate::formats::kubelet_config::from_configz(
                 &name,
                 got.as_deref().map_err(Clone::clone),
@@ -560,7 +538,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         ..
     } = use_assumed("live-assume", p.version, &p.config);
     // The current watch's signal and its /configz reads, both new with it.
-    let configs = use_mut_ref(|| None::<(web_sys::AbortSignal, Rc<RefCell<ConfigzReads>>)>);
+    let configs = use_mut_ref(|| None::<(web_sys::AbortSignal, Rc<RefCell<ConfigzQueue>>)>);
     {
         let dispatcher = state.dispatcher();
         let key = (

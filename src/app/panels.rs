@@ -12,6 +12,7 @@ use super::state::{
     EVENT_BURST_STOPS, EVENT_QPS_STOPS, GATES, HORIZON_STOPS_MS, INITIAL_STOPS_MS,
     LATENCY_STOPS_MS, MAX_COMPARED, MAX_STOPS_MS, QPS_STOPS, REQUESTS_STOPS, SPREAD_STOPS_MS,
 };
+use super::words::breakable;
 use super::Root;
 use crate::chart::PALETTE;
 use crate::engine::audit::{audit, Verdict};
@@ -611,11 +612,13 @@ pub fn AuditTable(p: &AuditProps) -> Html {
         };
         html! {
             <tr id={format!("claim-{}", c.id)}>
-                <td><span class="kep">{ c.kep }</span><br/><small>{ c.section }</small></td>
-                <td><q>{ c.quote }</q><br/><small>{"assuming "}{ c.assumptions.clone() }</small></td>
-                <td>{ c.kep_value.clone() }</td>
-                <td>{ c.recomputed.clone() }</td>
-                <td><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ c.why.clone() }</small></td>
+                // Kubernetes' long names break between their words, so that
+                // the table fits its panel.
+                <td><span class="kep">{ c.kep }</span><br/><small>{ breakable(c.section) }</small></td>
+                <td><q>{ breakable(c.quote) }</q><br/><small>{"assuming "}{ breakable(&c.assumptions) }</small></td>
+                <td>{ breakable(&c.kep_value) }</td>
+                <td>{ breakable(&c.recomputed) }</td>
+                <td><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ breakable(&c.why) }</small></td>
                 <td>
                     if let Some(job) = &c.job {
                         // A Job claim opens the Job view with its manifest and script.

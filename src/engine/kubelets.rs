@@ -5,7 +5,7 @@
 //! could not be read takes its version's shipped defaults and says why; a
 //! version the explorer does not model takes the watch's own assumption.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::config::{KubeletConfig, KubeletVersion};
 use super::pod::NodeAssumption;
@@ -202,6 +202,46 @@ impl Kubelets {
     }
 }
 
+/// `/configz` reads at once: a thousand nodes are not a thousand requests in
+/// one go to the API server's node proxy.
+pub const CONFIGZ_IN_FLIGHT: usize = 4;
+
+/// Which nodes' `/configz` to read next: each (node, kubelet version) once,
+/// `CONFIGZ_IN_FLIGHT` at a time. The caller reads and says when one came.
+#[derive(Debug, Default)]
+pub struct ConfigzQueue {
+    asked: HashSet<(String, String)>,
+    waiting: VecDeque<(String, String)>,
+    in_flight: usize,
+}
+
+impl ConfigzQueue {
+    /// Queues the nodes that want their /configz read and were not asked at
+    /// their version; then the reads to start now, as (node, version).
+    pub fn ask(&mut self, kubelets: &Kubelets) -> Vec<(String, String)> {
+        for k in kubelets.all() {
+            let key = (k.name.clone(), k.reported.clone());
+            if k.wants_configz() && self.asked.insert(key.clone()) {
+                self.waiting.push_back(key);
+            }
+        }
+        let mut start = vec![];
+        while self.in_flight < CONFIGZ_IN_FLIGHT {
+            let Some(next) = self.waiting.pop_front() else {
+                break;
+            };
+            self.in_flight += 1;
+            start.push(next);
+        }
+        start
+    }
+
+    /// One read came back (answered or failed).
+    pub fn came(&mut self) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +328,30 @@ mod tests {
         );
         assert!(k.remove("old"));
         assert!(k.is_empty());
+    }
+
+    /// Six nodes: four reads, then one more as each comes back; a node asked
+    /// at its version is not asked again, and is once its version changes.
+    #[test]
+    fn configz_is_read_once_a_version_four_at_a_time() {
+        let mut k = Kubelets::default();
+        for i in 0..6 {
+            k.put(&format!("n-{i}"), "v1.37.1");
+        }
+        let mut q = ConfigzQueue::default();
+        let first = q.ask(&k);
+        assert_eq!(first.len(), CONFIGZ_IN_FLIGHT);
+        assert!(q.ask(&k).is_empty());
+        q.came();
+        assert_eq!(q.ask(&k), [("n-4".to_owned(), "v1.37.1".to_owned())]);
+        q.came();
+        q.came();
+        assert_eq!(q.ask(&k), [("n-5".to_owned(), "v1.37.1".to_owned())]);
+        q.came();
+        q.came();
+        q.came();
+        assert!(q.ask(&k).is_empty());
+        k.put("n-0", "v1.37.2");
+        assert_eq!(q.ask(&k), [("n-0".to_owned(), "v1.37.2".to_owned())]);
     }
 }
