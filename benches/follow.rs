@@ -108,11 +108,11 @@ fn main() {
     }
     let heap = LIVE.load(Ordering::Relaxed);
     let t0 = Instant::now();
-    let table = watch_table(&live, t);
+    let table = watch_table(&live, t, None);
     let table_took = t0.elapsed();
     let mut lines = JsonLines::default();
     let t0 = Instant::now();
-    let first = lines.line(&live, t);
+    let first = lines.line(&live, t, None);
     let json_first = t0.elapsed();
     // One pod restarts again: its JSON is written anew, the others' kept.
     let mut again = WatchReader::new(KubeletVersion::V1_37);
@@ -122,7 +122,7 @@ fn main() {
         }
     }
     let t0 = Instant::now();
-    let line = lines.line(&live, t + 1_000);
+    let line = lines.line(&live, t + 1_000, None);
     let json_took = t0.elapsed();
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     let row = |name: &str, value: f64, unit: &str| println!("{name:<58} {value:>12.3} {unit}");

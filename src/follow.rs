@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use std::sync::mpsc::{Receiver, Sender};
 
+use crashloop_explorer::engine::apf::ApiServer;
 use crashloop_explorer::engine::live::{Change, Live};
+use crashloop_explorer::engine::load_now::{load_now, LoadCache};
 use crashloop_explorer::engine::pod::NodeAssumption;
 use crashloop_explorer::formats::kubelet_config::from_configz;
 use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
@@ -134,6 +136,7 @@ pub fn follow(
         printed: false,
         messages: vec![],
         lines: JsonLines::default(),
+        loads: LoadCache::default(),
     };
     let mut ended = false;
     while !ended {
@@ -240,6 +243,8 @@ struct Output {
     printed: bool,
     messages: Vec<String>,
     lines: JsonLines,
+    /// The crash loops' load, worked out once per node workload.
+    loads: LoadCache,
 }
 
 impl Output {
@@ -257,10 +262,11 @@ impl Output {
 
     fn draw(&mut self, live: &Live) -> std::io::Result<()> {
         let now = crate::clock();
+        let load = load_now(live, &ApiServer::default(), &mut self.loads);
         let text = if self.json {
-            format!("{}\n", self.lines.line(live, now))
+            format!("{}\n", self.lines.line(live, now, Some(&load)))
         } else {
-            let mut t = watch_table(live, now);
+            let mut t = watch_table(live, now, Some(&load));
             if self.terminal {
                 t.insert_str(0, REDRAW);
                 for m in &self.messages {

@@ -446,7 +446,16 @@ fn follow_prints_the_table_per_change_and_says_what_it_skips() {
         "{out}"
     );
     assert!(lines[2].ends_with("late  Error (1)"), "{out}");
-    assert_eq!(lines.len(), 3, "one change, one table: {out}");
+    // Below the table, what the crash loops send the API server at their
+    // cap (engine::load_now pins the numbers).
+    assert!(
+        lines[3].starts_with("Load now, the crash loops at their cap: ")
+            && lines[3].ends_with(
+                " of its 222 system seats busy (3 replicas by default, 20 ms a request)"
+            ),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 4, "one change, one table: {out}");
     let said: Vec<&str> = err.lines().collect();
     assert_eq!(said.len(), 2, "{err}");
     assert!(said[0].contains("not JSON (`NAME READY STATUS`)"), "{err}");
@@ -551,7 +560,7 @@ fn follow_judges_the_curve_from_the_restarts_it_sees() {
     // The terminal's table says it below the rows.
     let (_, out, _) = run(&["pods", "--follow", "--version", "1.37"], &fast.join("\n"));
     assert!(
-        out.lines().last().unwrap().starts_with("n/w app: disagrees: 1 s, 2 s, 4 s seen where kubelet 1.37's shipped defaults (10 s / 5 min) waits 10 s, 20 s, 40 s"),
+        out.lines().any(|l| l.starts_with("n/w app: disagrees: 1 s, 2 s, 4 s seen where kubelet 1.37's shipped defaults (10 s / 5 min) waits 10 s, 20 s, 40 s")),
         "{out}"
     );
 }

@@ -664,6 +664,19 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
             );
             assert_eq!(b0["kubeletVersion"], "v1.37.1");
             assert_eq!(b0["configFrom"], "configz");
+            // The load now: each node's rate (engine::load_now pins them),
+            // summed, against 3 replicas' 74 system seats.
+            let load = &last["load"];
+            assert_eq!(load["systemSeats"], 222, "{what}: {load}");
+            let sum: f64 = nodes
+                .iter()
+                .map(|n| n["requestsPerSecond"].as_f64().unwrap_or(-1.0))
+                .sum();
+            let total = load["requestsPerSecond"].as_f64().unwrap_or(0.0);
+            assert!(
+                total > 0.0 && (sum - total).abs() < 1e-9,
+                "{what}: {load} against {sum}"
+            );
             // Each node's /configz once; nothing but GET.
             let configz: Vec<&String> =
                 requests.iter().filter(|r| r.contains("/configz")).collect();

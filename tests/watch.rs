@@ -316,14 +316,14 @@ fn the_set_keeps_each_pods_newest_state_and_counts_down() {
     // The table at 10:00:13, and its JSON line: the countdown from the
     // moment shown, the diagnosis from the pod's change.
     assert_eq!(
-        watch_table(&l, now),
+        watch_table(&l, now, None),
         "1 crash-looping of 2 pods watched, 2026-11-20T10:00:13Z · assumed: kubelet 1.37's shipped defaults (10 s / 5 min)\n\
          POD     CONTAINER  STATE             RESTARTS  STEP  BACK-OFF  NEXT RESTART  LAST EXIT\n\
          shop/a  app        CrashLoopBackOff  2         2/6   20s       in 12s        Error (1)\n"
     );
     let mut lines = JsonLines::default();
     let line: Value =
-        serde_json::from_str(&lines.line(&l, at("2026-11-20T10:00:20Z"))).expect("JSON");
+        serde_json::from_str(&lines.line(&l, at("2026-11-20T10:00:20Z"), None)).expect("JSON");
     assert_eq!(
         (
             &line["shape"],
@@ -359,7 +359,7 @@ fn the_set_keeps_each_pods_newest_state_and_counts_down() {
     assert!(apply(&mut l, &b3, now));
     assert_eq!(l.pods()[0].diagnosis.containers[0].state, "Running");
     assert_eq!(
-        watch_table(&l, now).lines().nth(2).unwrap(),
+        watch_table(&l, now, None).lines().nth(2).unwrap(),
         "shop/b  app        Running  1         1/6   10s       -             -"
     );
 }
@@ -515,13 +515,13 @@ fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
     };
     let mut lines = JsonLines::default();
     for now in [t0, t0 + 7_000, t0 + 60_000] {
-        let line: Value = serde_json::from_str(&lines.line(&l, now)).expect("JSON");
+        let line: Value = serde_json::from_str(&lines.line(&l, now, None)).expect("JSON");
         assert_eq!(line, expected(&l, now));
     }
     // web-0 has two containers (a sidecar, running, and the app), only the
     // app counting down: at 10:00:20,
     // its 2m40s from 10:00:03 (10:02:43) is 143 s away; a's 10:00:25, 5 s.
-    let line: Value = serde_json::from_str(&lines.line(&l, t0 + 7_000)).unwrap();
+    let line: Value = serde_json::from_str(&lines.line(&l, t0 + 7_000, None)).unwrap();
     let countdowns: Vec<Vec<Value>> = line["pods"]
         .as_array()
         .unwrap()
@@ -554,7 +554,7 @@ fn json_lines_are_the_pods_as_pods_prints_them_at_each_moment() {
         t1,
     );
     apply(&mut l, &json!({"type": "DELETED", "object": web}), t1);
-    let line: Value = serde_json::from_str(&lines.line(&l, t1)).unwrap();
+    let line: Value = serde_json::from_str(&lines.line(&l, t1, None)).unwrap();
     assert_eq!(line, expected(&l, t1));
     assert_eq!(line["pods"].as_array().unwrap().len(), 1);
     assert_eq!(line["pods"][0]["containers"][0]["restartCount"], 3);

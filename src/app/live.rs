@@ -21,13 +21,15 @@ use super::controls::TextField;
 use super::diagnose::{container_view, use_assumed, Assumed};
 use super::instant::{instant, readable};
 use super::words::units_kept;
+use crate::engine::apf::ApiServer;
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::kubelets::ConfigzQueue;
 use crate::engine::live::{Change, Live};
+use crate::engine::load_now::{load_now, LoadCache};
 use crate::engine::pod::NodeAssumption;
 use crate::formats::pod::watch::{
-    countdown_in, exit_short, step_words, steps_of, Read, WatchReader,
+    countdown_in, exit_short, load_words, step_words, steps_of, Read, WatchReader,
 };
 
 /// Where kubectl proxy serves the core API (its `--api-prefix` is `/`).
@@ -590,6 +592,15 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
         })
     };
+    // What the crash loops send the API server: worked out on a change, not
+    // on each second's tick.
+    let loads = use_mut_ref(LoadCache::default);
+    let load = {
+        let live = state.live.clone();
+        use_memo(state.version, move |_| {
+            live.map(|l| load_now(&l.borrow(), &ApiServer::default(), &mut loads.borrow_mut()))
+        })
+    };
     // Ranked once a render (each second, for the countdowns).
     let live = state.live.as_ref().map(|l| l.borrow());
     let pods = live.as_ref().map(|l| l.pods()).unwrap_or_default();
@@ -674,6 +685,11 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 let waits: Vec<String> = j.observed_ms.iter().map(|&ms| format_human_ms(ms)).collect();
                 units_kept(&waits.join(", "))
             });
+            let rate = load
+                .as_ref()
+                .as_ref()
+                .and_then(|l| l.nodes.iter().find(|n| n.node == k.name))
+                .map(|n| format!("{:.2}", n.requests_per_second));
             let verdict = match j.map(|j| j.agrees) {
                 Some(Some(true)) => Some("agrees"),
                 Some(Some(false)) => Some("disagrees"),
@@ -688,6 +704,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                     <td title={k.config_from.why().map(str::to_owned)}>{ k.config_from.name() }</td>
                     <td>{ v.looping_pods }</td>
                     <td>{ or_dash(seen) }</td>
+                    <td>{ or_dash(rate) }</td>
                 </tr>
             }
         });
@@ -706,7 +723,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 <div class="table-scroll">
                     <table id="live-nodes">
                         <caption>{ format!("{} nodes: each pod diagnosed on its own node's kubelet, and whether the restarts seen follow its curve", verdicts.len()) }</caption>
-                        <thead><tr><th>{"node"}</th><th>{"verdict"}</th><th>{"kubelet"}</th><th>{"curve from"}</th><th>{"looping pods"}</th><th>{"back-offs seen"}</th></tr></thead>
+                        <thead><tr><th>{"node"}</th><th>{"verdict"}</th><th>{"kubelet"}</th><th>{"curve from"}</th><th>{"looping pods"}</th><th>{"back-offs seen"}</th><th>{"requests/s"}</th></tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
                 </div>
@@ -750,6 +767,9 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 <ul class="notes" id="live-messages">{ for state.messages.iter().map(|m| html! { <li>{ m.clone() }</li> }) }</ul>
             }
             { for rows }
+            if let Some(l) = load.as_ref().as_ref().filter(|l| !l.nodes.is_empty()) {
+                <p class="hint" id="live-load">{ load_words(l) }</p>
+            }
             { for chosen }
             { for nodes }
         </>

@@ -44,7 +44,9 @@ pub enum Semantics {
 /// Which kubelet: decides the reset rule, which gates exist and their
 /// defaults, and how the pod worker rechecks a container in backoff.
 /// Adding a release is one row of `VERSIONS`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 pub enum KubeletVersion {
     #[serde(rename = "1.31")]
     V1_31,

@@ -15,6 +15,7 @@ pub mod kubelets;
 pub mod lifecycle;
 pub mod limiter;
 pub mod live;
+pub mod load_now;
 pub mod node;
 pub mod observed;
 pub mod pod;

@@ -22,6 +22,7 @@ use super::{diagnosis_json, time};
 use crate::engine::config::KubeletVersion;
 use crate::engine::duration::format_go_duration_ms;
 use crate::engine::live::{Change, Listed, Live};
+use crate::engine::load_now::LoadNow;
 use crate::engine::pod::{step_of, ContainerDiagnosis, Epoch, NodeAssumption};
 use crate::formats::time::format_rfc3339;
 
@@ -594,8 +595,9 @@ pub fn watch_header(live: &Live, now: Epoch) -> String {
 }
 
 /// The terminal's table at `now`: a row per looping container, soonest
-/// restart first; then, where the watch reports nodes, a row per node.
-pub fn watch_table(live: &Live, now: Epoch) -> String {
+/// restart first; then, where the watch reports nodes, a row per node; then
+/// the load the crash loops make, where given.
+pub fn watch_table(live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
     const HEAD: [&str; 8] = [
         "POD",
         "CONTAINER",
@@ -644,22 +646,48 @@ pub fn watch_table(live: &Live, now: Epoch) -> String {
     }
     if !live.kubelets().is_empty() {
         out.push('\n');
-        out.push_str(&nodes_table(live));
+        out.push_str(&nodes_table(live, load));
+    }
+    if let Some(l) = load.filter(|l| !l.nodes.is_empty()) {
+        out.push_str(&format!("{}\n", load_words(l)));
     }
     out
+}
+
+/// The load line: `Load now: 0.34 requests/s …`.
+pub fn load_words(l: &LoadNow) -> String {
+    format!(
+        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy (3 replicas by default, {} ms a request)",
+        per_second(l.requests_per_second),
+        per_second(l.seats_busy),
+        l.system_seats,
+        (crate::engine::apf::DEFAULT_SECONDS_PER_REQUEST * 1_000.0).round()
+    )
+}
+
+/// A rate to two significant places past the point where it is small.
+fn per_second(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else if r >= 1.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.2}")
+    }
 }
 
 /// A row per node: its kubelet, where its curve came from, its crash loops
 /// and the back-offs seen; then what each node's facts are and why, and
 /// what a disagreement fits instead.
-fn nodes_table(live: &Live) -> String {
-    const HEAD: [&str; 6] = [
+fn nodes_table(live: &Live, load: Option<&LoadNow>) -> String {
+    const HEAD: [&str; 7] = [
         "NODE",
         "KUBELET",
         "CURVE FROM",
         "LOOPING",
         "BACK-OFFS SEEN",
         "VERDICT",
+        "REQUESTS/S",
     ];
     let nodes = live.nodes();
     let mut rows: Vec<Vec<String>> = vec![HEAD.map(str::to_owned).to_vec()];
@@ -686,6 +714,7 @@ fn nodes_table(live: &Live) -> String {
                 None => "-",
             }
             .to_owned(),
+            node_rate(load, &k.name).map_or("-".into(), per_second),
         ]);
     }
     let mut out = aligned(&rows);
@@ -698,6 +727,15 @@ fn nodes_table(live: &Live) -> String {
         }
     }
     out
+}
+
+/// What a node's kubelet sends for its crash loops, where the load is known.
+fn node_rate(load: Option<&LoadNow>, node: &str) -> Option<f64> {
+    load?
+        .nodes
+        .iter()
+        .find(|n| n.node == node)
+        .map(|n| n.requests_per_second)
 }
 
 /// Rows as columns two spaces apart, each as wide as its widest cell.
@@ -780,8 +818,8 @@ impl Written {
 }
 
 impl JsonLines {
-    /// The line at `now` (without its newline).
-    pub fn line(&mut self, live: &Live, now: Epoch) -> String {
+    /// The line at `now` (without its newline), with the load where given.
+    pub fn line(&mut self, live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
         use std::fmt::Write as _;
         let pods = live.pods();
         let listed: std::collections::HashSet<&str> = pods.iter().map(|p| p.key.as_str()).collect();
@@ -820,7 +858,16 @@ impl JsonLines {
             }
         }
         out.push_str(r#"],"nodes":"#);
-        out.push_str(&nodes_json(live).to_string());
+        out.push_str(&nodes_json(live, load).to_string());
+        if let Some(l) = load {
+            out.push_str(r#","load":"#);
+            let v = serde_json::json!({
+                "requestsPerSecond": l.requests_per_second,
+                "systemSeats": l.system_seats,
+                "seatsBusy": l.seats_busy,
+            });
+            out.push_str(&v.to_string());
+        }
         out.push('}');
         out
     }
@@ -828,7 +875,7 @@ impl JsonLines {
 
 /// The line's `nodes`: each node's kubelet, where its curve came from, its
 /// crash loops and what their restarts say of the curve.
-fn nodes_json(live: &Live) -> Value {
+fn nodes_json(live: &Live, load: Option<&LoadNow>) -> Value {
     live.nodes()
         .into_iter()
         .map(|v| {
@@ -845,6 +892,7 @@ fn nodes_json(live: &Live) -> Value {
                 "expectedBackoffsMs": j.map(|j| j.expected_ms.clone()).unwrap_or_default(),
                 "agrees": j.and_then(|j| j.agrees),
                 "note": j.map(|j| j.note.clone()),
+                "requestsPerSecond": node_rate(load, &k.name).unwrap_or(0.0),
             })
         })
         .collect()

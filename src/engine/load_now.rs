@@ -1,0 +1,243 @@
+//! Load now: what a watched cluster's kubelets send the API server for
+//! their crash loops, each node on its own kubelet's curve, summed and set
+//! against the `system` priority level's seats as the cluster view sets
+//! them. A node's looping pods are one workload on its kubelet (each
+//! running as long as the median of their last runs, their starts spread),
+//! run through the request model for `HORIZON_MS`; its rate is what its two
+//! clients sent per second over the last `STEADY_MS`, by when the loops
+//! run at their cap: the rate crash loops settle at.
+
+use std::collections::HashMap;
+
+use super::apf::{ApiServer, SYSTEM};
+use super::backoff::Ms;
+use super::cluster::node_series;
+use super::config::{KubeletVersion, Semantics};
+use super::live::Live;
+use super::scenario::{Group, Scenario, ScenarioSpec, PODS_RANGE, RUN_RANGE_MS};
+use super::windows::LOAD_WINDOW_MS;
+
+/// How long a node's crash loops are run: an hour reaches any cap.
+pub const HORIZON_MS: Ms = 3_600_000;
+/// The last stretch of it the rate is read over.
+pub const STEADY_MS: Ms = 600_000;
+/// A node's pods crash at their own moments: their starts spread this long.
+const SPREAD_MS: Ms = 300_000;
+/// Runs are read to the second (the API's times are whole seconds).
+const RUN_STEP_MS: Ms = 1_000;
+/// Workloads kept: past this many the cache starts over.
+const KEPT: usize = 4_096;
+
+/// One node's crash loops and what its kubelet sends for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeLoad {
+    /// Empty where the pods do not say their node.
+    pub node: String,
+    pub looping_pods: u32,
+    pub requests_per_second: f64,
+}
+
+/// The cluster's crash loops, against the `system` level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadNow {
+    pub nodes: Vec<NodeLoad>,
+    pub requests_per_second: f64,
+    /// The level's nominal seats over all replicas.
+    pub system_seats: u32,
+    /// Seats busy at this rate over all replicas (each request holds one
+    /// for `secondsPerRequest`).
+    pub seats_busy: f64,
+}
+
+/// A node's workload as the request model reads it: its curve (initial,
+/// maximum, reset), its kubelet, its looping pods and their run.
+type Workload = (Ms, Ms, Ms, KubeletVersion, u32, Ms);
+
+/// The rates already worked out, by workload: a watch asks on every
+/// change, and most nodes' workloads stay the same.
+#[derive(Debug, Default)]
+pub struct LoadCache {
+    rates: HashMap<Workload, f64>,
+}
+
+/// The load of `live`'s crash loops on `api`.
+pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow {
+    // Each node's curve, looping pods and their last runs.
+    let mut by_node: Vec<(String, Workload, Vec<Ms>)> = vec![];
+    for p in live.pods() {
+        let node = p.diagnosis_node().unwrap_or_default();
+        let b = &live.assumption_of(p).backoff;
+        let version = live.assumption_of(p).version;
+        let runs = p
+            .diagnosis
+            .containers
+            .iter()
+            .filter(|c| c.looping())
+            .filter_map(|c| c.run_ms);
+        match by_node.iter_mut().find(|(n, _, _)| n == node) {
+            Some((_, w, r)) => {
+                w.4 += 1;
+                r.extend(runs);
+            }
+            None => by_node.push((
+                node.to_owned(),
+                (b.initial_ms, b.max_ms, b.reset_after_ms, version, 1, 0),
+                runs.collect(),
+            )),
+        }
+    }
+    let nodes: Vec<NodeLoad> = by_node
+        .into_iter()
+        .map(|(node, mut w, mut runs)| {
+            runs.sort_unstable();
+            let median = runs.get(runs.len() / 2).copied().unwrap_or(0);
+            w.5 = median / RUN_STEP_MS * RUN_STEP_MS;
+            if cache.rates.len() >= KEPT && !cache.rates.contains_key(&w) {
+                cache.rates.clear();
+            }
+            let rate = *cache.rates.entry(w).or_insert_with(|| node_rate(w));
+            NodeLoad {
+                node,
+                looping_pods: w.4,
+                requests_per_second: rate,
+            }
+        })
+        .collect();
+    let requests_per_second = nodes.iter().map(|n| n.requests_per_second).sum();
+    LoadNow {
+        nodes,
+        requests_per_second,
+        system_seats: api.level(SYSTEM).nominal * api.replicas,
+        seats_busy: requests_per_second * api.seconds_per_request,
+    }
+}
+
+/// What a node's clients send per second over the last `STEADY_MS` of its
+/// workload. More pods than a scenario holds are run at its most and
+/// scaled: lockstep-free pods on one curve send in proportion.
+fn node_rate((initial, max, reset, version, pods, run): Workload) -> f64 {
+    let ran = pods.min(*PODS_RANGE.end());
+    let spec = ScenarioSpec {
+        initial_ms: Some(initial),
+        max_ms: Some(max),
+        reset_after_ms: Some(reset),
+        groups: vec![Group::crash_looping(
+            ran,
+            run.min(*RUN_RANGE_MS.end()),
+            SPREAD_MS,
+        )],
+        horizon_ms: HORIZON_MS,
+        model: Semantics::Kubelet,
+        kubelet_version: Some(version),
+        band_seeds: 0,
+        ..ScenarioSpec::default()
+    };
+    let Ok(scenario) = Scenario::try_from(spec) else {
+        return 0.0;
+    };
+    let sent = node_series(&scenario).sent.sent_per_window;
+    let last = (STEADY_MS / LOAD_WINDOW_MS) as usize;
+    let steady: u64 = sent.iter().rev().take(last).sum();
+    steady as f64 * 1_000.0 / STEADY_MS as f64 * f64::from(pods) / f64::from(ran)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::live::Change;
+    use crate::engine::pod::{
+        NodeAssumption, ObservedContainer, ObservedState, PodObservation, Terminated,
+    };
+
+    /// A pod on `node`, its app waiting to restart after `restarts`
+    /// restarts, its last run 10:00:00–10:00:00 (it exits at once).
+    fn looping(name: &str, node: &str, restarts: u64) -> Change {
+        const AT: i64 = 1_763_632_800_000; // 2025-11-20T10:00:00Z
+        Change::Put {
+            key: name.into(),
+            fingerprint: restarts,
+            pod: Box::new(PodObservation {
+                name: name.into(),
+                namespace: "n".into(),
+                node: Some(node.into()),
+                containers: vec![ObservedContainer {
+                    name: "app".into(),
+                    restart_count: Some(restarts),
+                    last_terminated: Some(Terminated {
+                        exit_code: Some(1),
+                        reason: "Error".into(),
+                        started_at: Some(AT),
+                        finished_at: Some(AT),
+                    }),
+                    state: ObservedState::Waiting {
+                        reason: "CrashLoopBackOff".into(),
+                        message: String::new(),
+                    },
+                    ..ObservedContainer::default()
+                }],
+                ..PodObservation::default()
+            }),
+            notes: vec![],
+        }
+    }
+
+    /// One pod exiting at once on kubelet 1.37 with a 30 s maximum
+    /// (`/configz`): at its cap a restart lands 30 to 45 s after the exit
+    /// (the expiry jittered 1.0–1.5×), 14 to 20 restarts in 600 s; each
+    /// sends 2 status versions (Terminated, Waiting; a container that exits
+    /// at once is not seen Running), a GET and a PATCH each: 56 to 80
+    /// requests. Its events are past the spam filter's 25 a type by then:
+    /// one a type (Normal, Warning) per 300 s, 4 in 600 s, give or take one
+    /// a type at the edges: 2 to 6. So 58 to 86 requests: 0.096 to 0.144
+    /// a second. Two such pods send twice one's (their starts spread), a
+    /// node with none nothing; the cluster is the sum; 3 replicas of 74
+    /// `system` seats, 20 ms a request.
+    #[test]
+    fn a_nodes_crash_loops_at_their_cap_on_its_own_curve() {
+        let fallback = NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap();
+        let mut live = Live::new(fallback);
+        for node in ["node-b", "node-c"] {
+            live.apply(
+                Change::Node {
+                    name: node.into(),
+                    kubelet_version: "v1.37.1".into(),
+                },
+                0,
+            );
+            live.apply(
+                Change::NodeConfig {
+                    name: node.into(),
+                    kubelet_version: "v1.37.1".into(),
+                    read: Ok(serde_json::from_str(
+                        r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}"#,
+                    )
+                    .unwrap()),
+                },
+                0,
+            );
+        }
+        live.apply(looping("b-0", "node-b", 20), 0);
+        live.apply(looping("c-0", "node-c", 20), 0);
+        live.apply(looping("c-1", "node-c", 20), 0);
+        let mut cache = LoadCache::default();
+        let load = load_now(&live, &ApiServer::default(), &mut cache);
+        let rate = |n: &str| {
+            load.nodes
+                .iter()
+                .find(|l| l.node == n)
+                .map(|l| (l.looping_pods, l.requests_per_second))
+                .unwrap()
+        };
+        let (pods, one) = rate("node-b");
+        assert_eq!(pods, 1);
+        assert!((58.0 / 600.0..=86.0 / 600.0).contains(&one), "{one}");
+        let (pods, two) = rate("node-c");
+        assert_eq!(pods, 2);
+        assert!((116.0 / 600.0..=172.0 / 600.0).contains(&two), "{two}");
+        assert_eq!(load.requests_per_second, one + two);
+        assert_eq!(load.system_seats, 222);
+        assert_eq!(load.seats_busy, (one + two) * 0.02);
+        // Worked out once per workload.
+        assert_eq!(cache.rates.len(), 2);
+    }
+}
