@@ -8,10 +8,8 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
-
-use std::sync::mpsc::{Receiver, Sender};
 
 use crashloop_explorer::engine::apf::ApiServer;
 use crashloop_explorer::engine::live::{Change, Live};

@@ -196,14 +196,7 @@ impl Collection {
 
 /// A GET to this origin; a status that is not 2xx is an error with it.
 async fn get(url: &str, signal: &web_sys::AbortSignal) -> Result<web_sys::Response, (u16, String)> {
-    let window = web_sys::window().ok_or((0, "no window".to_owned()))?;
-    let init = web_sys::RequestInit::new();
-    init.set_signal(Some(signal));
-    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
-    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init))
-        .await
-        .map_err(|e| (0, js_words(&e)))?;
-    let response: web_sys::Response = answer.dyn_into().map_err(|e| (0, js_words(&e)))?;
+    let response = answer(url, signal).await.map_err(|e| (0, e))?;
     if response.ok() {
         Ok(response)
     } else {
@@ -212,6 +205,18 @@ async fn get(url: &str, signal: &web_sys::AbortSignal) -> Result<web_sys::Respon
             format!("HTTP {} {}", response.status(), response.status_text()),
         ))
     }
+}
+
+/// A GET to this origin, whatever its status.
+async fn answer(url: &str, signal: &web_sys::AbortSignal) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(signal));
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|e| js_words(&e))?;
+    answer.dyn_into().map_err(|e| js_words(&e))
 }
 
 async fn text(response: web_sys::Response) -> Result<String, String> {
@@ -283,14 +288,7 @@ async fn configz(node: &str, signal: &web_sys::AbortSignal) -> Result<String, St
         "{API}/nodes/{}/proxy/configz",
         percent_encoding::utf8_percent_encode(node, PATH_SEGMENT)
     );
-    let window = web_sys::window().ok_or("no window")?;
-    let init = web_sys::RequestInit::new();
-    init.set_signal(Some(signal));
-    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
-    let answer = JsFuture::from(window.fetch_with_str_and_init(&url, &init))
-        .await
-        .map_err(|e| js_words(&e))?;
-    let response: web_sys::Response = answer.dyn_into().map_err(|e| js_words(&e))?;
+    let response = answer(&url, signal).await?;
     let (ok, code) = (response.ok(), response.status());
     let body = text(response).await?;
     if body.len() > crate::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT {
