@@ -49,6 +49,33 @@ impl ConfigFrom {
 pub const CONFIGZ_RULE: &str =
     "a ClusterRole rule allowing get on nodes/proxy (apiGroups: [\"\"], resources: [\"nodes/proxy\"], verbs: [\"get\"])";
 
+/// The kubelet's API clients' limits where its configuration sets them
+/// (`kubeAPIQPS`, `kubeAPIBurst`, `eventRecordQPS`, `eventBurst`); unset,
+/// the version's defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ClientLimits {
+    pub kube_api_qps: Option<u32>,
+    pub kube_api_burst: Option<u32>,
+    pub event_record_qps: Option<u32>,
+    pub event_burst: Option<u32>,
+}
+
+/// What a node's `/configz` says: its curve's fields and its clients' limits.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeConfig {
+    pub config: KubeletConfig,
+    pub limits: ClientLimits,
+}
+
+impl From<KubeletConfig> for NodeConfig {
+    fn from(config: KubeletConfig) -> Self {
+        NodeConfig {
+            config,
+            limits: ClientLimits::default(),
+        }
+    }
+}
+
 /// One node's kubelet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kubelet {
@@ -59,6 +86,8 @@ pub struct Kubelet {
     /// The curve its pods are diagnosed on; `None` where its version is not
     /// modelled.
     pub assumption: Option<NodeAssumption>,
+    /// Its clients' limits, from its /configz where read.
+    pub limits: ClientLimits,
 }
 
 impl Kubelet {
@@ -69,12 +98,14 @@ impl Kubelet {
                 name,
                 reported,
                 config_from: ConfigFrom::Pending,
+                limits: ClientLimits::default(),
             },
             Err(why) => Kubelet {
                 name,
                 reported,
                 config_from: ConfigFrom::Assumed(why),
                 assumption: None,
+                limits: ClientLimits::default(),
             },
         }
     }
@@ -156,7 +187,7 @@ impl Kubelets {
         &mut self,
         name: &str,
         reported: &str,
-        read: Result<KubeletConfig, String>,
+        read: Result<NodeConfig, String>,
     ) -> bool {
         let Some(k) = self.by_name.get_mut(name) else {
             return false;
@@ -168,12 +199,17 @@ impl Kubelets {
             return false;
         };
         let defaults = |why: String| ConfigFrom::VersionDefaults(why);
-        match read.map(|c| NodeAssumption::new(version, Some(&c), "from its /configz")) {
-            Ok(Ok(a)) => {
+        let read = read.map(|c| {
+            let a = NodeAssumption::new(version, Some(&c.config), "from its /configz");
+            (a, c.limits)
+        });
+        match read {
+            Ok((Ok(a), limits)) => {
                 k.assumption = Some(a);
                 k.config_from = ConfigFrom::Configz;
+                k.limits = limits;
             }
-            Ok(Err(e)) => {
+            Ok((Err(e), _)) => {
                 k.config_from =
                     defaults(format!("its /configz is one the kubelet would refuse: {e}"));
             }
@@ -271,8 +307,8 @@ mod tests {
             b.facts(&fallback),
             "node-b: kubelet v1.37.1's shipped defaults (10 s / 5 min; its /configz not read yet)"
         );
-        assert!(!k.configured("node-b", "v1.36.0", Ok(max_30s())));
-        assert!(k.configured("node-b", "v1.37.1", Ok(max_30s())));
+        assert!(!k.configured("node-b", "v1.36.0", Ok(max_30s().into())));
+        assert!(k.configured("node-b", "v1.37.1", Ok(max_30s().into())));
         let b = k.get("node-b").unwrap();
         assert_eq!(b.assumption.as_ref().unwrap().backoff.max_ms, 30_000);
         assert_eq!(
@@ -303,7 +339,7 @@ mod tests {
             semantics: Some(Semantics::Kubelet),
             ..KubeletConfig::default()
         };
-        k.configured("node-z", "v1.36.2", Ok(zero));
+        k.configured("node-z", "v1.36.2", Ok(zero.into()));
         let why = k
             .get("node-z")
             .unwrap()

@@ -15,8 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::config::KubeletConfig;
-use super::kubelets::{Kubelet, Kubelets};
+use super::kubelets::{Kubelet, Kubelets, NodeConfig};
 use super::observed::{judge, Judgement, SeenRuns};
 use super::pod::{diagnose, rank, Epoch, NodeAssumption, PodDiagnosis, PodObservation};
 
@@ -47,7 +46,7 @@ pub enum Change {
     NodeConfig {
         name: String,
         kubelet_version: String,
-        read: Result<KubeletConfig, String>,
+        read: Result<NodeConfig, String>,
     },
 }
 
@@ -456,17 +455,17 @@ mod tests {
             "{}",
             j.note
         );
-        let config = KubeletConfig {
+        let config = crate::engine::config::KubeletConfig {
             crash_loop_back_off: crate::engine::config::CrashLoopBackOffConfig {
                 max_container_restart_period: Some("30s".into()),
             },
-            ..KubeletConfig::default()
+            ..crate::engine::config::KubeletConfig::default()
         };
         assert!(live.apply(
             Change::NodeConfig {
                 name: "node-b".into(),
                 kubelet_version: "v1.37.1".into(),
-                read: Ok(config)
+                read: Ok(config.into())
             },
             80 * S
         ));

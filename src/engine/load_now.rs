@@ -8,13 +8,19 @@
 //! run at their cap: the rate crash loops settle at.
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 
 use super::apf::{ApiServer, SYSTEM};
 use super::backoff::Ms;
 use super::cluster::node_series;
 use super::config::{KubeletVersion, Semantics};
+use super::kubelets::ClientLimits;
 use super::live::Live;
-use super::scenario::{Group, Scenario, ScenarioSpec, PODS_RANGE, RUN_RANGE_MS};
+use super::requests::{CLIENT_GO_DEFAULT_BURST, CLIENT_GO_DEFAULT_QPS};
+use super::scenario::{
+    Group, Scenario, ScenarioSpec, BURST_RANGE, EVENT_LIMIT_RANGE, PODS_RANGE, QPS_RANGE,
+    RUN_RANGE_MS,
+};
 use super::windows::LOAD_WINDOW_MS;
 
 /// How long a node's crash loops are run: an hour reaches any cap.
@@ -50,8 +56,9 @@ pub struct LoadNow {
 }
 
 /// A node's workload as the request model reads it: its curve (initial,
-/// maximum, reset), its kubelet, its looping pods and their run.
-type Workload = (Ms, Ms, Ms, KubeletVersion, u32, Ms);
+/// maximum, reset), its kubelet, its looping pods and their run, its
+/// clients' limits.
+type Workload = (Ms, Ms, Ms, KubeletVersion, u32, Ms, ClientLimits);
 
 /// The rates already worked out, by workload: a watch asks on every
 /// change, and most nodes' workloads stay the same.
@@ -68,6 +75,7 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
         let node = p.diagnosis_node().unwrap_or_default();
         let b = &live.assumption_of(p).backoff;
         let version = live.assumption_of(p).version;
+        let limits = live.kubelet_of(p).map(|k| k.limits).unwrap_or_default();
         let runs = p
             .diagnosis
             .containers
@@ -81,7 +89,15 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
             }
             None => by_node.push((
                 node.to_owned(),
-                (b.initial_ms, b.max_ms, b.reset_after_ms, version, 1, 0),
+                (
+                    b.initial_ms,
+                    b.max_ms,
+                    b.reset_after_ms,
+                    version,
+                    1,
+                    0,
+                    limits,
+                ),
                 runs.collect(),
             )),
         }
@@ -115,8 +131,16 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
 /// What a node's clients send per second over the last `STEADY_MS` of its
 /// workload. More pods than a scenario holds are run at its most and
 /// scaled: lockstep-free pods on one curve send in proportion.
-fn node_rate((initial, max, reset, version, pods, run): Workload) -> f64 {
+fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> f64 {
     let ran = pods.min(*PODS_RANGE.end());
+    // The kubelet hands a limit of 0 to client-go, which puts its own in;
+    // one past the scenario's range never binds for one node's loops.
+    let limit = |set: Option<u32>, zero: u32, default: u32, range: &RangeInclusive<u32>| match set {
+        None => default,
+        Some(0) => zero,
+        Some(n) => n.clamp(*range.start(), *range.end()),
+    };
+    let defaults = ScenarioSpec::default();
     let spec = ScenarioSpec {
         initial_ms: Some(initial),
         max_ms: Some(max),
@@ -130,7 +154,32 @@ fn node_rate((initial, max, reset, version, pods, run): Workload) -> f64 {
         model: Semantics::Kubelet,
         kubelet_version: Some(version),
         band_seeds: 0,
-        ..ScenarioSpec::default()
+        kube_api_qps: limit(
+            limits.kube_api_qps,
+            CLIENT_GO_DEFAULT_QPS,
+            defaults.kube_api_qps,
+            &QPS_RANGE,
+        ),
+        kube_api_burst: limit(
+            limits.kube_api_burst,
+            CLIENT_GO_DEFAULT_BURST,
+            defaults.kube_api_burst,
+            &BURST_RANGE,
+        ),
+        // The scenario reads an event limit of 0 as client-go's itself.
+        event_record_qps: limit(
+            limits.event_record_qps,
+            0,
+            defaults.event_record_qps,
+            &EVENT_LIMIT_RANGE,
+        ),
+        event_burst: limit(
+            limits.event_burst,
+            0,
+            defaults.event_burst,
+            &EVENT_LIMIT_RANGE,
+        ),
+        ..defaults
     };
     let Ok(scenario) = Scenario::try_from(spec) else {
         return 0.0;
@@ -208,10 +257,13 @@ mod tests {
                 Change::NodeConfig {
                     name: node.into(),
                     kubelet_version: "v1.37.1".into(),
-                    read: Ok(serde_json::from_str(
-                        r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}"#,
-                    )
-                    .unwrap()),
+                    read: Ok(
+                        serde_json::from_str::<crate::engine::config::KubeletConfig>(
+                            r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}"#,
+                        )
+                        .unwrap()
+                        .into(),
+                    ),
                 },
                 0,
             );
@@ -239,5 +291,46 @@ mod tests {
         assert_eq!(load.seats_busy, (one + two) * 0.02);
         // Worked out once per workload.
         assert_eq!(cache.rates.len(), 2);
+    }
+
+    /// A node's clients' limits come from its /configz. 110 pods exiting
+    /// at once on a 30 s cap offer at least 110 × 14 restarts × 4 status
+    /// requests in 600 s: 10.27 a second, under the default 50. With
+    /// `kubeAPIQPS: 1` and `kubeAPIBurst: 1` the status client sends one a
+    /// second (600, and the one token it may hold: 601), the events at most
+    /// 3 a type (Normal, Warning) a pod in 600 s past the spam filter: 660.
+    /// So 1.0 to 2.1 a second.
+    #[test]
+    fn a_nodes_own_client_limits_hold_its_load() {
+        let rate = |configz: &str| {
+            let mut live = Live::new(NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap());
+            live.apply(
+                Change::Node {
+                    name: "node-q".into(),
+                    kubelet_version: "v1.37.1".into(),
+                },
+                0,
+            );
+            let read = crate::formats::kubelet_config::from_configz("node-q", Ok(configz));
+            live.apply(
+                Change::NodeConfig {
+                    name: "node-q".into(),
+                    kubelet_version: "v1.37.1".into(),
+                    read,
+                },
+                0,
+            );
+            for i in 0..110 {
+                live.apply(looping(&format!("p-{i}"), "node-q", 20), 0);
+            }
+            load_now(&live, &ApiServer::default(), &mut LoadCache::default()).requests_per_second
+        };
+        let free =
+            rate(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#);
+        assert!(free >= 6_160.0 / 600.0, "{free}");
+        let held = rate(
+            r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"},"kubeAPIQPS":1,"kubeAPIBurst":1}}"#,
+        );
+        assert!((1.0..=1_261.0 / 600.0).contains(&held), "{held}");
     }
 }

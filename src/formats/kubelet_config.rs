@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::engine::config::KubeletConfig;
 use crate::engine::field::quoted;
+use crate::engine::kubelets::{ClientLimits, NodeConfig};
 
 /// A paste or a file larger than any kubelet's configuration.
 pub const MAX_KUBELET_CONFIG_TEXT: usize = 256 * 1024;
@@ -81,10 +82,10 @@ pub fn read(text: &str) -> Result<(KubeletConfig, Source), String> {
 }
 
 /// What a node's `/configz` read gave, as the engine takes it: its
-/// configuration, or why none, in the API server's words as kubectl prints
-/// them (`Error from server (Forbidden): …`) with the rule that would allow
-/// the read where it was refused.
-pub fn from_configz(node: &str, got: Result<&str, String>) -> Result<KubeletConfig, String> {
+/// configuration and its clients' limits, or why none, in the API server's
+/// words as kubectl prints them (`Error from server (Forbidden): …`) with
+/// the rule that would allow the read where it was refused.
+pub fn from_configz(node: &str, got: Result<&str, String>) -> Result<NodeConfig, String> {
     let text = got.map_err(|said| {
         if said.contains("(Forbidden)") {
             format!(
@@ -99,9 +100,34 @@ pub fn from_configz(node: &str, got: Result<&str, String>) -> Result<KubeletConf
             format!("its /configz: {said}")
         }
     })?;
-    read(text)
-        .map(|(config, _)| config)
-        .map_err(|e| format!("its /configz (GET /api/v1/nodes/{node}/proxy/configz): {e}"))
+    let at = || format!("its /configz (GET /api/v1/nodes/{node}/proxy/configz)");
+    let (config, _) = read(text).map_err(|e| format!("{}: {e}", at()))?;
+    let limits = client_limits(text).map_err(|e| format!("{}: {e}", at()))?;
+    Ok(NodeConfig { config, limits })
+}
+
+/// The clients' limits a configuration sets (KubeletConfiguration v1beta1:
+/// `kubeAPIQPS`, `kubeAPIBurst`, `eventRecordQPS`, `eventBurst`, whole
+/// numbers), under `kubeletconfig` for a /configz.
+fn client_limits(text: &str) -> Result<ClientLimits, String> {
+    let value: Value = serde_yaml_ng::from_str(text).map_err(|e| e.to_string())?;
+    let c = value.get("kubeletconfig").unwrap_or(&value);
+    let field = |k: &str| -> Result<Option<u32>, String> {
+        match c.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| format!("{k}: {v} is not a whole number of at most {}", u32::MAX)),
+        }
+    };
+    Ok(ClientLimits {
+        kube_api_qps: field("kubeAPIQPS")?,
+        kube_api_burst: field("kubeAPIBurst")?,
+        event_record_qps: field("eventRecordQPS")?,
+        event_burst: field("eventBurst")?,
+    })
 }
 
 /// How kubectl prints an API server's refusal from its Status: `Error from
@@ -152,14 +178,28 @@ mod tests {
         );
         let c = from_configz(
             "node-b",
-            Ok(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#),
+            Ok(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"},"kubeAPIQPS":1,"eventBurst":200}}"#),
         )
         .unwrap();
         assert_eq!(
-            c.crash_loop_back_off
+            c.config
+                .crash_loop_back_off
                 .max_container_restart_period
                 .as_deref(),
             Some("30s")
+        );
+        assert_eq!(
+            c.limits,
+            ClientLimits {
+                kube_api_qps: Some(1),
+                event_burst: Some(200),
+                ..ClientLimits::default()
+            }
+        );
+        let why = from_configz("node-b", Ok(r#"{"kubeletconfig":{"kubeAPIQPS":-1}}"#)).unwrap_err();
+        assert!(
+            why.ends_with("kubeAPIQPS: -1 is not a whole number of at most 4294967295"),
+            "{why}"
         );
     }
 }
