@@ -49,6 +49,8 @@ pub enum Input {
 /// shown together: a change waits this long for more, at most `BURST`.
 const SETTLE: Duration = Duration::from_millis(25);
 const BURST: Duration = Duration::from_millis(500);
+/// How long kubectl's last words are waited for once its watch ended.
+const DRAIN: Duration = Duration::from_millis(200);
 /// A terminal's countdowns tick once a second.
 const TICK: Duration = Duration::from_secs(1);
 /// The stream's complaints a terminal keeps below its table.
@@ -64,7 +66,16 @@ pub fn run(node: &Node, json: bool) -> ExitCode {
     };
     let (tx, rx) = channel();
     lines(std::io::stdin(), Stream::Pods, "standard input", tx.clone());
-    follow(assumed, json, (tx, rx), None)
+    follow(assumed, json, (tx, rx), None).code
+}
+
+/// How a watch ended.
+pub struct Ended {
+    pub code: ExitCode,
+    /// The pods' stream ended by itself (not Ctrl-C, not our output gone).
+    pub pods_ended: bool,
+    /// It carried a document (a kubectl that failed at once carried none).
+    pub pods_read: bool,
 }
 
 /// The node the options describe, for a watch (`--now` refused).
@@ -114,7 +125,7 @@ pub fn follow(
     json: bool,
     (tx, rx): (Sender<Input>, Receiver<Input>),
     mut configz: Option<&mut Configz>,
-) -> ExitCode {
+) -> Ended {
     let mut reader = WatchReader::new(assumed.version);
     let mut nodes = WatchReader::new(assumed.version);
     let mut live = Live::new(assumed);
@@ -137,13 +148,19 @@ pub fn follow(
         loads: LoadCache::default(),
     };
     let mut ended = false;
+    let mut pods_ended = false;
+    let gone = |reader: &WatchReader| Ended {
+        code: ExitCode::SUCCESS,
+        pods_ended: false,
+        pods_read: reader.documents() > 0,
+    };
     while !ended {
         let first = if terminal {
             match rx.recv_timeout(TICK) {
                 Ok(m) => m,
                 Err(RecvTimeoutError::Timeout) => {
                     if out.draw(&live).is_err() {
-                        return ExitCode::SUCCESS;
+                        return gone(&reader);
                     }
                     continue;
                 }
@@ -175,6 +192,7 @@ pub fn follow(
                         out.say(p);
                     }
                     ended = true;
+                    pods_ended = true;
                 }
                 Input::End(Stream::Nodes, problem) => {
                     let reads = nodes.finish();
@@ -183,10 +201,7 @@ pub fn follow(
                         "the nodes' watch ended: the nodes stay as last seen".to_owned()
                     }));
                 }
-                Input::Said(stream, line) => out.say(match stream {
-                    Stream::Pods => format!("kubectl (pods): {line}"),
-                    Stream::Nodes => format!("kubectl (nodes): {line}"),
-                }),
+                Input::Said(stream, line) => out.say(said(stream, &line)),
                 Input::Configz {
                     name,
                     version,
@@ -213,10 +228,29 @@ pub fn follow(
         }
         let show = changed || (ended && !out.printed) || (terminal && ended);
         if show && out.draw(&live).is_err() {
-            return ExitCode::SUCCESS;
+            return gone(&reader);
         }
     }
-    ExitCode::SUCCESS
+    // What kubectl said as it ended may come just after its output's end.
+    let until = Instant::now() + DRAIN;
+    while let Ok(m) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        if let Input::Said(stream, line) = m {
+            out.say(said(stream, &line));
+        }
+    }
+    Ended {
+        code: ExitCode::SUCCESS,
+        pods_ended,
+        pods_read: reader.documents() > 0,
+    }
+}
+
+/// A line kubectl wrote on its standard error, said with whose it was.
+fn said(stream: Stream, line: &str) -> String {
+    match stream {
+        Stream::Pods => format!("kubectl (pods): {line}"),
+        Stream::Nodes => format!("kubectl (nodes): {line}"),
+    }
 }
 
 /// Applies what was read; whether the crash loops listed changed.

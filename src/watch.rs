@@ -177,10 +177,22 @@ pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
         tx: tx.clone(),
         queue: ConfigzQueue::default(),
     };
-    let code = follow(assumed, json, (tx, rx), Some(&mut configz));
-    for child in [Some(&mut pods), nodes.as_mut()].into_iter().flatten() {
-        let _ = child.kill();
-        let _ = child.wait();
+    let ended = follow(assumed, json, (tx, rx), Some(&mut configz));
+    if let Some(n) = nodes.as_mut() {
+        let _ = n.kill();
+        let _ = n.wait();
     }
-    code
+    // Its output over, the pods' kubectl is ending: its status says whether
+    // it failed before any pod came (no cluster, no access), as kubectl's
+    // own exit would.
+    if !ended.pods_ended {
+        let _ = pods.kill();
+    }
+    match pods.wait() {
+        Ok(status) if ended.pods_ended && !ended.pods_read && !status.success() => {
+            eprintln!("kubectl's watch of the pods ended ({status}) before any pod came: what it said is above");
+            ExitCode::FAILURE
+        }
+        _ => ended.code,
+    }
 }

@@ -762,3 +762,36 @@ esac
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A kubectl that cannot reach a cluster fails before any pod comes:
+/// `watch` says what kubectl said and ends as kubectl did, with a failure,
+/// not as a watch that ran and ended.
+#[test]
+fn watch_fails_where_kubectl_cannot_watch() {
+    let dir = std::env::temp_dir().join(format!("crashloop-nocluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("kubectl");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'The connection to the server localhost:8080 was refused - did you specify the right host or port?' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .args(["watch", "-A", "--json"])
+        .env("KUBECTL", &script)
+        .stdin(Stdio::null())
+        .output()
+        .expect("watch runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("kubectl (pods): The connection to the server localhost:8080 was refused"),
+        "{err}"
+    );
+    assert!(
+        err.contains("kubectl's watch of the pods ended (exit status: 1) before any pod came"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

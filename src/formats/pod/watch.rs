@@ -244,6 +244,11 @@ impl WatchReader {
         }
     }
 
+    /// How many documents the stream has carried, read or not.
+    pub fn documents(&self) -> u64 {
+        self.documents
+    }
+
     /// Reads a chunk of the stream.
     pub fn push(&mut self, chunk: &str) -> Vec<Read> {
         let framed = self.framer.push(chunk);
