@@ -688,10 +688,9 @@ fn watch_reads_a_thousand_nodes_configz_four_at_a_time() {
     let dir = std::env::temp_dir().join(format!("crashloop-thousand-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("running")).unwrap();
-    let script = dir.join("kubectl");
-    std::fs::write(
-        &script,
-        format!(
+    let script = kubectl_stand_in(
+        &dir,
+        &format!(
             r#"#!/bin/sh
 d='{dir}'
 case "$*" in
@@ -715,9 +714,7 @@ esac
 "#,
             dir = dir.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
         .args(["watch", "-A"])
         .env("KUBECTL", &script)
@@ -770,13 +767,10 @@ esac
 fn watch_fails_where_kubectl_cannot_watch() {
     let dir = std::env::temp_dir().join(format!("crashloop-nocluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("kubectl");
-    std::fs::write(
-        &script,
+    let script = kubectl_stand_in(
+        &dir,
         "#!/bin/sh\necho 'The connection to the server localhost:8080 was refused - did you specify the right host or port?' >&2\nexit 1\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
         .args(["watch", "-A", "--json"])
         .env("KUBECTL", &script)
@@ -794,4 +788,13 @@ fn watch_fails_where_kubectl_cannot_watch() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An executable `kubectl` in `dir` that runs `body` (a shell script): a
+/// stand-in for kubectl where the test decides what it prints.
+fn kubectl_stand_in(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
+    let script = dir.join("kubectl");
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    script
 }
