@@ -134,11 +134,16 @@ try {
   if (web?.[3] !== "5" || web?.[5] !== "2 min 40 s" || web?.[4] !== "5/6") fail(`web-0 first: ${JSON.stringify(web)}`);
   const status = await tab.textContent("#live-status");
   if (!/Watching all namespaces/.test(status)) fail(`status: ${status}`);
+  // This stub serves no nodes: the 404 is said, and each pod stays on the
+  // kubelet chosen. The nodes' list follows the pods' and is waited for,
+  // so that the count below is of a settled page.
+  await tab.waitForFunction(() => /the nodes could not be listed/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
+    .catch(() => fail("the nodes' 404 was not said"));
   // The countdowns tick without a new request.
   const before = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
   await tab.waitForTimeout(2_100);
   const after = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
-  if (before[0] === after[0] || before[1] !== after[1]) fail(`countdowns: ${before} then ${after}`);
+  if (before[0] === after[0] || before[1] !== after[1]) fail(`countdowns: ${before} then ${after}; requests: ${JSON.stringify(await served())}`);
 
   await release(); // web-0 restarts a sixth time: 5m0s, step 6
   await until("web-0's sixth restart", (s) => s.some((r) => r[0] === "shop/web-0" && r[3] === "6" && r[5] === "5 min" && r[4] === "6/6"));
