@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crashloop_explorer::engine::apf::ApiServer;
 use crashloop_explorer::engine::live::{Change, Live};
-use crashloop_explorer::engine::load_now::{load_now, LoadCache};
+use crashloop_explorer::engine::load_now::{load_now, LoadCache, LoadNow};
 use crashloop_explorer::engine::pod::NodeAssumption;
 use crashloop_explorer::formats::kubelet_config::from_configz;
 use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
@@ -59,14 +59,35 @@ const KEPT_MESSAGES: usize = 5;
 const REDRAW: &str = "\x1b[H\x1b[2J";
 
 /// `pods --follow`: the watch on standard input.
-pub fn run(node: &Node, json: bool) -> ExitCode {
-    let assumed = match assumed(node) {
-        Ok(n) => n,
+pub fn run(node: &Node, json: bool, api_server: Option<&str>) -> ExitCode {
+    let watching = match Watching::of(node, json, api_server) {
+        Ok(w) => w,
         Err(code) => return code,
     };
     let (tx, rx) = channel();
     lines(std::io::stdin(), Stream::Pods, "standard input", tx.clone());
-    follow(assumed, json, (tx, rx), None).code
+    follow(watching, (tx, rx), None).code
+}
+
+/// What a watch is shown on: the kubelet a pod of an unknown node is
+/// assumed to run, JSON lines or a table, the API servers the load is set
+/// against.
+pub struct Watching {
+    pub assumed: NodeAssumption,
+    pub json: bool,
+    pub api: ApiServer,
+}
+
+impl Watching {
+    /// From the command line; a wrong option said, exit code 2.
+    pub fn of(node: &Node, json: bool, api_server: Option<&str>) -> Result<Self, ExitCode> {
+        let assumed = assumed(node)?;
+        let api = crate::api_server_arg(api_server).map_err(|e| {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        })?;
+        Ok(Watching { assumed, json, api })
+    }
 }
 
 /// How a watch ended.
@@ -79,7 +100,7 @@ pub struct Ended {
 }
 
 /// The node the options describe, for a watch (`--now` refused).
-pub fn assumed(node: &Node) -> Result<NodeAssumption, ExitCode> {
+fn assumed(node: &Node) -> Result<NodeAssumption, ExitCode> {
     if node.now.is_some() {
         eprintln!("--now: a watch is diagnosed as it comes, at the clock's time; --now is for `pods` without --follow");
         return Err(ExitCode::from(2));
@@ -121,8 +142,7 @@ pub fn lines(
 /// The watch until its pods' stream ends or Ctrl-C; `configz` reads the
 /// nodes' configurations where the nodes are watched too.
 pub fn follow(
-    assumed: NodeAssumption,
-    json: bool,
+    Watching { assumed, json, api }: Watching,
     (tx, rx): (Sender<Input>, Receiver<Input>),
     mut configz: Option<&mut Configz>,
 ) -> Ended {
@@ -146,6 +166,8 @@ pub fn follow(
         messages: vec![],
         lines: JsonLines::default(),
         loads: LoadCache::default(),
+        load: None,
+        api,
     };
     let mut ended = false;
     let mut pods_ended = false;
@@ -226,6 +248,9 @@ pub fn follow(
                 next = rx.recv_timeout(SETTLE).ok();
             }
         }
+        if changed {
+            out.load = None;
+        }
         let show = changed || (ended && !out.printed) || (terminal && ended);
         if show && out.draw(&live).is_err() {
             return gone(&reader);
@@ -277,6 +302,10 @@ struct Output {
     lines: JsonLines,
     /// The crash loops' load, worked out once per node workload.
     loads: LoadCache,
+    /// The load of the crash loops as they are, until they change (the
+    /// countdowns' ticks do not move it).
+    load: Option<LoadNow>,
+    api: ApiServer,
 }
 
 impl Output {
@@ -294,11 +323,13 @@ impl Output {
 
     fn draw(&mut self, live: &Live) -> std::io::Result<()> {
         let now = crate::clock();
-        let load = load_now(live, &ApiServer::default(), &mut self.loads);
+        let load = self
+            .load
+            .get_or_insert_with(|| load_now(live, &self.api, &mut self.loads));
         let text = if self.json {
-            format!("{}\n", self.lines.line(live, now, Some(&load)))
+            format!("{}\n", self.lines.line(live, now, Some(load)))
         } else {
-            let mut t = watch_table(live, now, Some(&load));
+            let mut t = watch_table(live, now, Some(load));
             if self.terminal {
                 t.insert_str(0, REDRAW);
                 for m in &self.messages {

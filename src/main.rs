@@ -99,6 +99,11 @@ mod cli {
             /// the whole set of crash-looping pods.
             #[arg(long, requires = "follow")]
             json: bool,
+            /// With --follow: the API servers the load is set against, as
+            /// `cluster`'s JSON "apiServer" (default: 3 replicas, 400 + 200
+            /// in flight, 20 ms a request).
+            #[arg(long, requires = "follow")]
+            api_server: Option<String>,
         },
         /// Watches the cluster with your own kubectl (`$KUBECTL`, else
         /// `kubectl` on PATH; your kubeconfig and context): the pods, the
@@ -116,6 +121,12 @@ mod cli {
             /// crash-looping pods and the nodes.
             #[arg(long)]
             json: bool,
+            /// The API servers the load is set against, as `cluster`'s JSON
+            /// "apiServer", e.g. '{"replicas": 5, "maxRequestsInflight":
+            /// 800}' (default: 3 replicas, 400 + 200 in flight, 20 ms a
+            /// request).
+            #[arg(long)]
+            api_server: Option<String>,
         },
         /// Reads a cluster as JSON on standard input, `{"nodeClasses": [{"name":
         /// "pool-a", "nodes": 5000, "scenario": {…a Scenario…}, "spreadMs": 0}],
@@ -254,8 +265,14 @@ fn main() -> std::process::ExitCode {
             node,
             follow: true,
             json,
-        }) => return follow::run(&node, json),
-        Some(Command::Watch { node, scope, json }) => return watch::run(&node, &scope, json),
+            api_server,
+        }) => return follow::run(&node, json, api_server.as_deref()),
+        Some(Command::Watch {
+            node,
+            scope,
+            json,
+            api_server,
+        }) => return watch::run(&node, &scope, json, api_server.as_deref()),
         Some(Command::Pods { node, .. }) => read_input()
             .and_then(|i| pod(&node, &i, true))
             .map(|j| format!("{j}\n")),
@@ -464,10 +481,7 @@ fn cluster(
         Cluster {
             node_classes,
             other_nodes,
-            api_server: match api_server {
-                Some(a) => serde_json::from_str(a).map_err(|e| format!("--api-server: {e}"))?,
-                None => Default::default(),
-            },
+            api_server: api_server_arg(api_server)?,
         }
     } else {
         serde_json::from_str(input).map_err(|e| format!("invalid cluster: {e}"))?
@@ -485,6 +499,21 @@ fn cluster(
     from_notes.append(&mut out.result.notes);
     out.result.notes = from_notes;
     serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
+}
+
+/// `--api-server`'s JSON, as `cluster`'s "apiServer", checked; the default
+/// API servers where it is not given.
+#[cfg(not(target_arch = "wasm32"))]
+fn api_server_arg(
+    json: Option<&str>,
+) -> Result<crashloop_explorer::engine::apf::ApiServer, String> {
+    let Some(json) = json else {
+        return Ok(Default::default());
+    };
+    let api: crashloop_explorer::engine::apf::ApiServer =
+        serde_json::from_str(json).map_err(|e| format!("--api-server: {e}"))?;
+    api.validate().map_err(|e| format!("--api-server: {e}"))?;
+    Ok(api)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

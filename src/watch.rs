@@ -15,7 +15,7 @@ use crashloop_explorer::engine::live::Live;
 use crashloop_explorer::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT;
 
 use crate::cli::{Node, Scope};
-use crate::follow::{follow, lines, Input, Stream};
+use crate::follow::{follow, lines, Input, Stream, Watching};
 
 /// How kubectl is run: the program and the options every call passes on.
 #[derive(Clone)]
@@ -126,9 +126,9 @@ fn raw_configz(kubectl: &Kubectl, node: &str) -> Result<String, String> {
 }
 
 /// `watch`: kubectl's watches of the pods and the nodes, followed.
-pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
-    let assumed = match crate::follow::assumed(node) {
-        Ok(n) => n,
+pub fn run(node: &Node, scope: &Scope, json: bool, api_server: Option<&str>) -> ExitCode {
+    let watching = match Watching::of(node, json, api_server) {
+        Ok(w) => w,
         Err(code) => return code,
     };
     let mut common = vec![];
@@ -177,7 +177,7 @@ pub fn run(node: &Node, scope: &Scope, json: bool) -> ExitCode {
         tx: tx.clone(),
         queue: ConfigzQueue::default(),
     };
-    let ended = follow(assumed, json, (tx, rx), Some(&mut configz));
+    let ended = follow(watching, (tx, rx), Some(&mut configz));
     if let Some(n) = nodes.as_mut() {
         let _ = n.kill();
         let _ = n.wait();

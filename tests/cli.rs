@@ -483,8 +483,69 @@ fn follow_prints_the_table_per_change_and_says_what_it_skips() {
     );
 }
 
-/// Ctrl-C (SIGINT, which kubectl gets too) ends the watch with exit 0 and
-/// the last state already shown.
+/// The load is set against the API servers `--api-server` gives (the JSON
+/// `cluster` reads): one replica has the `system` level's 74 seats, and each
+/// request holds one for its `secondsPerRequest`; the rate is the
+/// kubelets', the same whatever the servers. A wrong one exits 2 in the
+/// API server's flag words.
+#[test]
+fn follow_sets_the_load_against_the_api_servers_given() {
+    let web = fixture("web-0.json");
+    let load = |args: &[&str]| {
+        let (code, out, err) = run(&[&["pods", "--follow", "--json"], args].concat(), &web);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        v["load"].clone()
+    };
+    let default = load(&[]);
+    let one = load(&[
+        "--api-server",
+        r#"{"replicas": 1, "secondsPerRequest": 0.05}"#,
+    ]);
+    assert_eq!(
+        (default["systemSeats"].as_u64(), one["systemSeats"].as_u64()),
+        (Some(222), Some(74))
+    );
+    let rate = one["requestsPerSecond"].as_f64().unwrap();
+    assert!(
+        rate > 0.0 && rate == default["requestsPerSecond"].as_f64().unwrap(),
+        "{one}"
+    );
+    assert!(
+        (one["seatsBusy"].as_f64().unwrap() - rate * 0.05).abs() < 1e-12,
+        "{one}"
+    );
+    assert_eq!(one["apiServer"]["replicas"], 1);
+    // The table says the servers it was set against.
+    let (_, out, _) = run(
+        &[
+            "pods",
+            "--follow",
+            "--api-server",
+            r#"{"replicas": 1, "secondsPerRequest": 0.05}"#,
+        ],
+        &web,
+    );
+    assert!(
+        out.contains(" of its 74 system seats busy (1 replica, 50 ms a request)"),
+        "{out}"
+    );
+    for (bad, said) in [
+        (
+            r#"{"replicas": 0}"#,
+            "--api-server: apiServer.replicas: 0 is not 1 to 15",
+        ),
+        (r#"{"replica": 1}"#, "--api-server: unknown field `replica`"),
+    ] {
+        let (code, out, err) = run(&["pods", "--follow", "--api-server", bad], &web);
+        assert_eq!((code, out.as_str()), (2, ""), "{bad}");
+        assert!(err.starts_with(said), "{err}");
+    }
+    let (code, _, err) = run(&["pods", "--api-server", "{}"], &web);
+    assert_eq!(code, 2);
+    assert!(err.contains("--follow"), "{err}");
+}
+
 /// A pod's status in a watch: `count` restarts, its last run from
 /// `last.0` to `last.1` and its current run since `since` (seconds after
 /// 10:00:00), or in CrashLoopBackOff.

@@ -53,6 +53,8 @@ pub struct LoadNow {
     /// Seats busy at this rate over all replicas (each request holds one
     /// for `secondsPerRequest`).
     pub seats_busy: f64,
+    /// The API servers it was set against.
+    pub api: ApiServer,
 }
 
 /// A node's workload as the request model reads it: its curve (initial,
@@ -125,6 +127,7 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
         requests_per_second,
         system_seats: api.level(SYSTEM).nominal * api.replicas,
         seats_busy: requests_per_second * api.seconds_per_request,
+        api: api.clone(),
     }
 }
 

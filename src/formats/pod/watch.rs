@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::object::{has_container_statuses, read_pod};
 use super::{diagnosis_json, time};
+use crate::engine::apf::ApiServer;
 use crate::engine::config::KubeletVersion;
 use crate::engine::duration::format_go_duration_ms;
 use crate::engine::live::{Change, Listed, Live};
@@ -661,12 +662,19 @@ pub fn watch_table(live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
 
 /// The load line: `Load now: 0.34 requests/s …`.
 pub fn load_words(l: &LoadNow) -> String {
+    let replicas = if l.api == ApiServer::default() {
+        format!("{} replicas by default", l.api.replicas)
+    } else if l.api.replicas == 1 {
+        "1 replica".to_owned()
+    } else {
+        format!("{} replicas", l.api.replicas)
+    };
     format!(
-        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy (3 replicas by default, {} ms a request)",
+        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy ({replicas}, {} ms a request)",
         per_second(l.requests_per_second),
         per_second(l.seats_busy),
         l.system_seats,
-        (crate::engine::apf::DEFAULT_SECONDS_PER_REQUEST * 1_000.0).round()
+        (l.api.seconds_per_request * 1e6).round() / 1e3
     )
 }
 
@@ -870,6 +878,7 @@ impl JsonLines {
                 "requestsPerSecond": l.requests_per_second,
                 "systemSeats": l.system_seats,
                 "seatsBusy": l.seats_busy,
+                "apiServer": l.api,
             });
             out.push_str(&v.to_string());
         }
