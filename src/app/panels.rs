@@ -598,6 +598,9 @@ pub struct AuditProps {
     pub on_load: Callback<crate::engine::ScenarioSpec>,
 }
 
+/// The claims audit's columns, as its header names them.
+const AUDIT_COLUMNS: [&str; 5] = ["KEP", "claim", "KEP says", "explorer", "verdict"];
+
 /// The claims audit's body (the second wasm's; the CrashLoopBackOff view
 /// draws its panel and summary and fetches this when it is first opened).
 #[function_component]
@@ -616,9 +619,11 @@ pub fn AuditTable(p: &AuditProps) -> Html {
                 // the table fits its panel.
                 <td><span class="kep">{ c.kep }</span><br/><small>{ breakable(c.section) }</small></td>
                 <td><q>{ breakable(c.quote) }</q><br/><small>{"assuming "}{ breakable(&c.assumptions) }</small></td>
-                <td>{ breakable(&c.kep_value) }</td>
-                <td>{ breakable(&c.recomputed) }</td>
-                <td><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ breakable(&c.why) }</small></td>
+                // On a phone a row is a card, each figure under its
+                // column's name (the stylesheet reads `data-label`).
+                <td data-label={AUDIT_COLUMNS[2]}>{ breakable(&c.kep_value) }</td>
+                <td data-label={AUDIT_COLUMNS[3]}>{ breakable(&c.recomputed) }</td>
+                <td data-label={AUDIT_COLUMNS[4]}><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ breakable(&c.why) }</small></td>
                 <td>
                     if let Some(job) = &c.job {
                         // A Job claim opens the Job view with its manifest and script.
@@ -636,7 +641,7 @@ pub fn AuditTable(p: &AuditProps) -> Html {
         <p class="hint" id="audit-count">{ format!("{} claims, each recomputed by the engine.", claims.len()) }</p>
         <div class="table-scroll">
             <table>
-                <thead><tr><th>{"KEP"}</th><th>{"claim"}</th><th>{"KEP says"}</th><th>{"explorer"}</th><th>{"verdict"}</th><th></th></tr></thead>
+                <thead><tr>{ for AUDIT_COLUMNS.iter().map(|c| html! { <th>{ *c }</th> }) }<th></th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </div>
