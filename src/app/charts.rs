@@ -681,7 +681,8 @@ pub struct DrawnProps<D: Drawn> {
     pub id: AttrValue,
     /// What the chart shows, for screen readers.
     pub alt: AttrValue,
-    pub height: u32,
+    /// Its height in CSS pixels, wide and on a narrow screen.
+    pub heights: (u32, u32),
     pub data: D,
     pub dark: bool,
 }
@@ -693,7 +694,7 @@ pub fn DrawnCanvas<D: Drawn>(p: &DrawnProps<D>) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
     let CanvasSize { width, height, dpr } =
-        use_canvas_size(figure.clone(), (p.height, p.height * 4 / 5));
+        use_canvas_size(figure.clone(), p.heights);
     {
         let canvas = canvas.clone();
         let look = Look {

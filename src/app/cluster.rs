@@ -614,7 +614,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <dt>{"over the seats for"}</dt><dd id="cluster-over">{ if live.time_over_seats_ms == 0 { "never".to_owned() } else { format_human_ms(live.time_over_seats_ms) } }</dd>
                     <dt>{"node leases (node-high, apart)"}</dt><dd id="cluster-leases">{ format!("{}, {} seats", per_s(live.lease_requests_per_second), seats(live.lease_seats_busy)) }</dd>
                 </dl>
-                <DrawnCanvas<ChartOf> id="chart-cluster" height={300} data={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
+                <DrawnCanvas<ChartOf> id="chart-cluster" heights={(300, 300)} data={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
                     alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
                 <div class="table-scroll">
                     <table class="summary" id="cluster-curves">
@@ -662,7 +662,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>
                     { range }
-                    <DrawnCanvas<ChartOf> id="chart-setting" height={300} data={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
+                    <DrawnCanvas<ChartOf> id="chart-setting" heights={(300, 300)} data={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />
                     <ul class="notes">{ for rec.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
                     <div id="setting-snippets">

@@ -658,7 +658,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     if run.restarts > 0 && state.inputs.manifest.spec.template.spec.restart_policy.as_deref().is_none_or(|p| p != "OnFailure") {
                         <p class="note" id="job-rule-note">{ format!("The kubelet restarted containers in place {} time(s) by their own restart rules: the pods did not fail, so the Job controller saw no failure and backoffLimit is not touched.", run.restarts) }</p>
                     }
-                    <DrawnCanvas<Gantt> id="chart-job" height={260} data={Gantt(run.clone())} dark={p.dark}
+                    <DrawnCanvas<Gantt> id="chart-job" heights={(260, 208)} data={Gantt(run.clone())} dark={p.dark}
                         alt="The Job's pods over time (by index for an Indexed Job), coloured by how each ended" />
                     <div class="table-scroll">
                         <table class="pods" id="job-pods">

@@ -242,9 +242,6 @@ pub(super) struct Extras {
     pub(super) band: Option<Band>,
     /// Stacked areas, bottom first: (x, low, high) each, as steps.
     pub(super) stack: Vec<(Fill, &'static str, Span)>,
-    /// The legend below the plot rather than in its corner (and so no
-    /// headroom above the data for it).
-    pub(super) legend_below: bool,
     /// A horizontal limit line and its label.
     pub(super) limit: Option<(f64, String)>,
     /// x ranges to mark along the bottom.
@@ -333,11 +330,10 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .flat_map(|(_, _, b)| b.iter().map(|p| p.2)),
         )
         .fold(0.0, f64::max);
-    // Where the legend is below: a limit near the data is drawn; one far
-    // above it would flatten the data, so the axis stops short of it and
-    // its legend says where it is.
+    // A limit near the data is drawn; one far above it would flatten the
+    // data, so the axis stops short of it and its legend says where it is.
     let data_max = match &mut extras.limit {
-        Some((y, label)) if extras.legend_below && *y > 1.5 * data_max && data_max > 0.0 => {
+        Some((y, label)) if *y > 1.5 * data_max && data_max > 0.0 => {
             label.push_str(" (above the plot)");
             data_max
         }
@@ -346,19 +342,14 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     };
     let legend = legend_rows(look, &lines, &extras);
     area.fill(&look.bg())?;
-    // Below the plot, the legend takes the rows it needs and the plot the
-    // rest; in a corner, it gets headroom above the data instead.
-    let (plot, below, y_max) = if extras.legend_below {
-        let (at, height) = look.legend_flow(area, &legend)?;
-        let h = area.dim_in_pixel().1;
-        let (plot, below) = area.split_vertically(h.saturating_sub(height));
-        (plot, Some((below, at)), (data_max * 1.05).max(1.0))
-    } else {
-        let share = look.legend_share(area, legend.len());
-        (area.clone(), None, (data_max / (1.0 - share)).max(1.0))
-    };
+    // The legend below the plot takes the rows it needs and the plot the
+    // rest: no entry covers data, and the axis is the data's.
+    let (at, height) = look.legend_flow(area, &legend)?;
+    let (plot, below) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(height));
+    let y_max = (data_max * 1.05).max(1.0);
     let mut chart = look.frame(&plot, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
     look.mesh(&mut chart)
+        .axis_desc_style(look.y_desc_font(&plot, y_desc))
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&number_label)
@@ -428,10 +419,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             chart.draw_series(DashedLineSeries::new(pts, dash.0, dash.1, style))?;
         }
     }
-    match below {
-        Some((below, at)) => look.legend_below(&below, &legend, &at)?,
-        None => look.legend(&chart, &legend, false)?,
-    }
+    look.legend_below(&below, &legend, &at)?;
     area.present()?;
     Ok(Axes::of(&chart, x_max, scale))
 }

@@ -81,7 +81,6 @@ pub fn draw_load<DB: DrawingBackend>(
         now: d
             .marker_ms
             .map(|m| (m as f64 / 1000.0, NOW_LABEL.to_owned())),
-        legend_below: true,
         ..Extras::default()
     };
     let mut caption = "Node /pods requests per second (red marks: the rate limit binds)";

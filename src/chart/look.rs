@@ -213,6 +213,25 @@ impl Look {
         }
     }
 
+    /// The font of a y axis's description, smaller where it is longer than
+    /// the plot `area` leaves it (caption, margins and the x labels off).
+    pub(super) fn y_desc_font<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        desc: &str,
+    ) -> TextStyle<'static> {
+        const SIZE: f64 = 13.0;
+        const MIN_SIZE: f64 = 9.0;
+        let room =
+            f64::from(area.dim_in_pixel().1) - f64::from(self.px(16.0 + 2.0 * 8.0 + 8.0 + 36.0));
+        match area.estimate_text_size(desc, &self.font(SIZE)) {
+            Ok((w, _)) if f64::from(w) > room && w > 0 && room > 0.0 => {
+                self.font((SIZE * room / f64::from(w)).max(MIN_SIZE))
+            }
+            _ => self.font(SIZE),
+        }
+    }
+
     /// The frame every chart shares: background, caption, margins, label areas.
     pub(super) fn frame<'a, DB: DrawingBackend>(
         self,
@@ -242,23 +261,6 @@ impl Look {
             .bold_line_style(self.fg().mix(0.12))
             .light_line_style(self.bg().mix(0.0));
         mesh
-    }
-
-    /// The share of the plot's height that a legend of `rows` rows takes,
-    /// with a row's gap below it (the plot's height estimated from the
-    /// frame's caption, margins and label area); at least 0.2, at most 0.6.
-    pub(super) fn legend_share<DB: DrawingBackend>(
-        self,
-        area: &DrawingArea<DB, Shift>,
-        rows: usize,
-    ) -> f64 {
-        let plot =
-            f64::from(area.dim_in_pixel().1) - f64::from(self.px(16.0 + 2.0 * 8.0 + 8.0 + 36.0));
-        let legend = f64::from(self.px(5.0 + 2.0 * 6.0 + 15.0 * (rows as f64 + 1.0)));
-        if plot <= 0.0 {
-            return 0.6;
-        }
-        (legend / plot).clamp(0.2, 0.6)
     }
 
     /// Where a legend's rows go below a plot `width` pixels wide: each
@@ -422,21 +424,6 @@ pub(super) const DOT_STEP: f64 = 7.0;
 mod tests {
     use super::*;
     use plotters::backend::SVGBackend;
-
-    #[test]
-    fn the_legend_gets_its_own_headroom() {
-        let share = |size: (u32, u32), rows: usize| {
-            let mut out = String::new();
-            let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
-            Look::default().legend_share(&area, rows)
-        };
-        // 300 px tall: a 224 px plot (caption 16, margins 2 × 8, gap 8, x labels
-        // 36); four rows and a gap take 5 + 12 + 75 = 92 px.
-        assert!((share((720, 300), 4) - 92.0 / 224.0).abs() < 1e-9);
-        // A tall chart keeps a fifth; a tiny one gives the legend at most 60 %.
-        assert_eq!(share((1200, 600), 4), 0.2);
-        assert_eq!(share((300, 120), 4), 0.6);
-    }
 
     /// WCAG 2.2's contrast ratio of two sRGB colours.
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {

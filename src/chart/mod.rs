@@ -98,12 +98,13 @@ impl Kind {
             .find(|k| k.name() == name || k.file_stem() == name)
     }
 
-    /// The chart's height in CSS pixels, wide and on a narrow screen: the
-    /// load chart's legend goes below its plot, in more rows when narrow.
+    /// The chart's height in CSS pixels, wide and on a narrow screen: a
+    /// legend goes below its plot, in more rows when narrow, so a narrow
+    /// chart is no shorter.
     pub fn heights(self) -> (u32, u32) {
         match self {
             Kind::Load => (380, 420),
-            _ => (300, 240),
+            _ => (300, 300),
         }
     }
 
