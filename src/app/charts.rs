@@ -693,8 +693,7 @@ pub struct DrawnProps<D: Drawn> {
 pub fn DrawnCanvas<D: Drawn>(p: &DrawnProps<D>) -> Html {
     let figure = use_node_ref();
     let canvas = use_node_ref();
-    let CanvasSize { width, height, dpr } =
-        use_canvas_size(figure.clone(), p.heights);
+    let CanvasSize { width, height, dpr } = use_canvas_size(figure.clone(), p.heights);
     {
         let canvas = canvas.clone();
         let look = Look {

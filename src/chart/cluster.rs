@@ -168,3 +168,53 @@ pub fn draw_setting<DB: DrawingBackend>(
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::{FontText, Measured};
+    use crate::engine::cluster_view::{recommendation, ClusterInputs};
+    use plotters::backend::SVGBackend;
+
+    /// The goal chart drawn `size` large: its y axis's description's font
+    /// size, and the description's and the legend's vertical extents.
+    fn drawn(size: (u32, u32)) -> String {
+        let i = ClusterInputs::default();
+        let rec = recommendation(&i).expect("the default cluster sweeps");
+        let mut out = String::new();
+        {
+            let area = Measured {
+                backend: SVGBackend::with_string(&mut out, size),
+                measure: &FontText,
+            }
+            .into_drawing_area();
+            draw_setting(&area, &rec, &i.want, Look::default()).expect("drawn");
+        }
+        out
+    }
+
+    fn font_size_of(svg: &str, text: &str) -> f64 {
+        let at = svg.find(text).expect("the text is drawn");
+        let tag = &svg[svg[..at].rfind("<text").expect("in a text element")..at];
+        let size = tag.split("font-size=\"").nth(1).expect("a font size");
+        size[..size.find('"').unwrap()].parse().unwrap()
+    }
+
+    // The y axis's description fits its plot: a tall one leaves it room at
+    // 13 px; at 348 × 240, with the legend's rows below, the plot leaves
+    // the text some 100 px, less than it takes at 13 px: it is drawn
+    // smaller, and no smaller than 9 px.
+    // Sizes relative to a tick label's 12 px: the SVG writes every size
+    // in its own unit.
+    #[test]
+    fn the_y_description_fits_a_short_plot() {
+        let relative = |size| {
+            let svg = drawn(size);
+            12.0 * font_size_of(&svg, "% of the goal (300 at most)")
+                / font_size_of(&svg, ">\n250\n")
+        };
+        assert!((relative((720, 600)) - 13.0).abs() < 1e-9);
+        let small = relative((348, 240));
+        assert!((9.0..12.5).contains(&small), "{small}");
+    }
+}

@@ -423,7 +423,6 @@ pub(super) const DOT_STEP: f64 = 7.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plotters::backend::SVGBackend;
 
     /// WCAG 2.2's contrast ratio of two sRGB colours.
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {
