@@ -67,6 +67,8 @@ for (const line of read("engine.txt").split("\n")) {
   const us = Number(m[2]);
   const value = us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(us < 10 ? 2 : 0)} µs`;
   if (/^(memory kept: )?simulate: 24 h, 25 ms \/ 1 s cap, no jitter, 1 pods/.test(name)) row("engine (native)", name, value, "< 0.5 ms", us < 500);
+  // Issue 47's goal for the sweep, as measured and as the wasm keeps its memory.
+  else if (/^(memory kept: )?cluster sweep: 108 values/.test(name)) row("engine (native)", name, value, "≤ 30 ms", us <= 30_000);
   else if (/^follow: one watch document/.test(name)) row("pods --follow (native)", name, value, "< 16.7 ms", us < 16_700);
   else if (/^follow: /.test(name)) row("pods --follow (native)", name, value);
   else row("engine (native)", name, value);

@@ -69,7 +69,7 @@ cargo bench --bench speed 2>/dev/null | grep -E 'µs|restarts' | tee "$out/engin
 # reused. Again with glibc told to keep its memory, as the wasm does.
 say "engine (native), memory kept as the wasm keeps it"
 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456 \
-  cargo bench --bench speed 2>/dev/null | grep -E '^(simulate: 24 h|horizon )' | sed 's/^/memory kept: /' | tee -a "$out/engine.txt" >&2
+  cargo bench --bench speed 2>/dev/null | grep -E '^(simulate: 24 h|horizon |cluster sweep)' | sed 's/^/memory kept: /' | tee -a "$out/engine.txt" >&2
 say "pods --follow (native): 10,000 pods and a day of watch events"
 cargo bench --bench follow 2>/dev/null | grep -E 'µs$|MB$' | tee -a "$out/engine.txt" >&2
 say "the readers under AFL++, 60 s each"
