@@ -546,6 +546,51 @@ fn follow_sets_the_load_against_the_api_servers_given() {
     assert!(err.contains("--follow"), "{err}");
 }
 
+/// Ctrl-C (SIGINT, which kubectl gets too) ends a watch with exit 0, what
+/// it had already shown, and nothing lost: the stream is still open when
+/// it comes.
+#[test]
+fn ctrl_c_ends_a_follow_with_exit_0() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crashloop-explorer"))
+        .args(["pods", "--follow", "--version", "1.37"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("its input");
+    stdin
+        .write_all(format!("{}\n", fixture("web-0.json")).as_bytes())
+        .expect("written");
+    // The first table: the watch is running, its handler set before it.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("its output");
+    let reader = std::thread::spawn(move || {
+        let mut lines = vec![];
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(());
+            lines.push(line);
+        }
+        lines
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(30))
+        .expect("a table within 30 s");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("it ends");
+    drop(stdin);
+    let lines = reader.join().expect("read");
+    assert_eq!(status.code(), Some(0), "{status}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("default/web-0  app  ")),
+        "{lines:?}"
+    );
+}
+
 /// A pod's status in a watch: `count` restarts, its last run from
 /// `last.0` to `last.1` and its current run since `since` (seconds after
 /// 10:00:00), or in CrashLoopBackOff.
