@@ -201,34 +201,38 @@ impl Look {
         area: &DrawingArea<DB, Shift>,
         caption: &str,
     ) -> TextStyle<'static> {
-        const SIZE: f64 = 16.0;
-        const MIN_SIZE: f64 = 9.0;
         // Room for the margins on either side.
         let room = f64::from(area.dim_in_pixel().0) - f64::from(self.px(16.0));
-        match area.estimate_text_size(caption, &self.font(SIZE)) {
-            Ok((w, _)) if f64::from(w) > room && w > 0 => {
-                self.font((SIZE * room / f64::from(w)).max(MIN_SIZE))
-            }
-            _ => self.font(SIZE),
-        }
+        self.fitted_font(area, caption, 16.0, room)
     }
 
-    /// The font of a y axis's description, smaller where it is longer than
-    /// the plot `area` leaves it (caption, margins and the x labels off).
+    /// The font of a y axis's description: 13 px, smaller where it is
+    /// longer than the plot `area` leaves it (caption, margins and the x
+    /// labels off), never below 9 px.
     pub(super) fn y_desc_font<DB: DrawingBackend>(
         self,
         area: &DrawingArea<DB, Shift>,
         desc: &str,
     ) -> TextStyle<'static> {
-        const SIZE: f64 = 13.0;
-        const MIN_SIZE: f64 = 9.0;
         let room =
             f64::from(area.dim_in_pixel().1) - f64::from(self.px(16.0 + 2.0 * 8.0 + 8.0 + 36.0));
-        match area.estimate_text_size(desc, &self.font(SIZE)) {
+        self.fitted_font(area, desc, 13.0, room)
+    }
+
+    /// `size`, or smaller so that `text` is no longer than `room` pixels,
+    /// down to `MIN_TEXT_SIZE`.
+    fn fitted_font<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        text: &str,
+        size: f64,
+        room: f64,
+    ) -> TextStyle<'static> {
+        match area.estimate_text_size(text, &self.font(size)) {
             Ok((w, _)) if f64::from(w) > room && w > 0 && room > 0.0 => {
-                self.font((SIZE * room / f64::from(w)).max(MIN_SIZE))
+                self.font((size * room / f64::from(w)).max(MIN_TEXT_SIZE))
             }
-            _ => self.font(SIZE),
+            _ => self.font(size),
         }
     }
 
@@ -416,6 +420,9 @@ pub(super) enum Key {
 
 /// Each legend entry's left edge and row, and the legend's height.
 pub(super) type LegendFlow = (Vec<(i32, i32)>, u32);
+
+/// The smallest a caption or an axis's description is drawn, in CSS pixels.
+const MIN_TEXT_SIZE: f64 = 9.0;
 
 /// The spacing of a dotted fill's dots, in CSS pixels.
 pub(super) const DOT_STEP: f64 = 7.0;
