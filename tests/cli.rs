@@ -576,10 +576,11 @@ fn ctrl_c_ends_a_follow_with_exit_0() {
     });
     rx.recv_timeout(std::time::Duration::from_secs(30))
         .expect("a table within 30 s");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+    // The shell's own kill: no package needed.
+    let sent = Command::new("sh")
+        .args(["-c", "kill -INT \"$0\"", &child.id().to_string()])
         .status()
-        .expect("kill runs");
+        .expect("sh runs");
     assert!(sent.success());
     let status = child.wait().expect("it ends");
     drop(stdin);
