@@ -450,9 +450,8 @@ fn follow_prints_the_table_per_change_and_says_what_it_skips() {
     // cap (engine::load_now pins the numbers).
     assert!(
         lines[3].starts_with("Load now, the crash loops at their cap: ")
-            && lines[3].ends_with(
-                " of its 222 system seats busy (3 replicas by default, 20 ms a request)"
-            ),
+            && lines[3].contains(" of its 222 system seats busy, ")
+            && lines[3].ends_with(" in the busiest 10 s (3 replicas by default, 20 ms a request)"),
         "{out}"
     );
     assert_eq!(lines.len(), 4, "one change, one table: {out}");
@@ -515,6 +514,12 @@ fn follow_sets_the_load_against_the_api_servers_given() {
         (one["seatsBusy"].as_f64().unwrap() - rate * 0.05).abs() < 1e-12,
         "{one}"
     );
+    let peak = one["peakRequestsPerSecond"].as_f64().unwrap();
+    assert!(peak >= rate, "{one}");
+    assert!(
+        (one["peakSeatsBusy"].as_f64().unwrap() - peak * 0.05).abs() < 1e-12,
+        "{one}"
+    );
     assert_eq!(one["apiServer"]["replicas"], 1);
     // The table says the servers it was set against.
     let (_, out, _) = run(
@@ -527,7 +532,8 @@ fn follow_sets_the_load_against_the_api_servers_given() {
         &web,
     );
     assert!(
-        out.contains(" of its 74 system seats busy (1 replica, 50 ms a request)"),
+        out.contains(" of its 74 system seats busy, ")
+            && out.contains(" in the busiest 10 s (1 replica, 50 ms a request)"),
         "{out}"
     );
     for (bad, said) in [

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
+use std::rc::Rc;
 
 use super::apf::{ApiServer, SYSTEM};
 use super::backoff::Ms;
@@ -27,6 +28,8 @@ use super::windows::LOAD_WINDOW_MS;
 pub const HORIZON_MS: Ms = 3_600_000;
 /// The last stretch of it the rate is read over.
 pub const STEADY_MS: Ms = 600_000;
+/// The windows of that stretch.
+const STEADY_WINDOWS: usize = (STEADY_MS / LOAD_WINDOW_MS) as usize;
 /// A node's pods crash at their own moments: their starts spread this long.
 const SPREAD_MS: Ms = 300_000;
 /// Runs are read to the second (the API's times are whole seconds).
@@ -53,6 +56,11 @@ pub struct LoadNow {
     /// Seats busy at this rate over all replicas (each request holds one
     /// for `secondsPerRequest`).
     pub seats_busy: f64,
+    /// The busiest `LOAD_WINDOW_MS` of the last `STEADY_MS`, the nodes'
+    /// windows summed as they fall (nodes alike send alike: the cluster
+    /// view's sum of a class), in requests a second; and its seats busy.
+    pub peak_requests_per_second: f64,
+    pub peak_seats_busy: f64,
     /// The API servers it was set against.
     pub api: ApiServer,
 }
@@ -66,7 +74,15 @@ type Workload = (Ms, Ms, Ms, KubeletVersion, u32, Ms, ClientLimits);
 /// change, and most nodes' workloads stay the same.
 #[derive(Debug, Default)]
 pub struct LoadCache {
-    rates: HashMap<Workload, f64>,
+    rates: HashMap<Workload, Rc<NodeRate>>,
+}
+
+/// What a node's workload sends: its rate over the last `STEADY_MS`, and
+/// each of that stretch's windows in requests a second.
+#[derive(Debug)]
+struct NodeRate {
+    per_second: f64,
+    windows: Vec<f64>,
 }
 
 /// The load of `live`'s crash loops on `api`.
@@ -104,6 +120,7 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
             )),
         }
     }
+    let mut windows = vec![0.0; STEADY_WINDOWS];
     let nodes: Vec<NodeLoad> = by_node
         .into_iter()
         .map(|(node, mut w, mut runs)| {
@@ -113,20 +130,30 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
             if cache.rates.len() >= KEPT && !cache.rates.contains_key(&w) {
                 cache.rates.clear();
             }
-            let rate = *cache.rates.entry(w).or_insert_with(|| node_rate(w));
+            let rate = cache
+                .rates
+                .entry(w)
+                .or_insert_with(|| Rc::new(node_rate(w)))
+                .clone();
+            for (sum, r) in windows.iter_mut().zip(&rate.windows) {
+                *sum += r;
+            }
             NodeLoad {
                 node,
                 looping_pods: w.4,
-                requests_per_second: rate,
+                requests_per_second: rate.per_second,
             }
         })
         .collect();
     let requests_per_second = nodes.iter().map(|n| n.requests_per_second).sum();
+    let peak = windows.iter().copied().fold(0.0, f64::max);
     LoadNow {
         nodes,
         requests_per_second,
         system_seats: api.level(SYSTEM).nominal * api.replicas,
         seats_busy: requests_per_second * api.seconds_per_request,
+        peak_requests_per_second: peak,
+        peak_seats_busy: peak * api.seconds_per_request,
         api: api.clone(),
     }
 }
@@ -134,7 +161,7 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
 /// What a node's clients send per second over the last `STEADY_MS` of its
 /// workload. More pods than a scenario holds are run at its most and
 /// scaled: lockstep-free pods on one curve send in proportion.
-fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> f64 {
+fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> NodeRate {
     let ran = pods.min(*PODS_RANGE.end());
     // The kubelet hands a limit of 0 to client-go, which puts its own in;
     // one past the scenario's range never binds for one node's loops.
@@ -185,12 +212,21 @@ fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> f64
         ..defaults
     };
     let Ok(scenario) = Scenario::try_from(spec) else {
-        return 0.0;
+        return NodeRate {
+            per_second: 0.0,
+            windows: vec![],
+        };
     };
     let sent = node_series(&scenario).sent.sent_per_window;
-    let last = (STEADY_MS / LOAD_WINDOW_MS) as usize;
-    let steady: u64 = sent.iter().rev().take(last).sum();
-    steady as f64 * 1_000.0 / STEADY_MS as f64 * f64::from(pods) / f64::from(ran)
+    let steady = &sent[sent.len().saturating_sub(STEADY_WINDOWS)..];
+    let scale = f64::from(pods) / f64::from(ran);
+    NodeRate {
+        per_second: steady.iter().sum::<u64>() as f64 * 1_000.0 / STEADY_MS as f64 * scale,
+        windows: steady
+            .iter()
+            .map(|&w| w as f64 * 1_000.0 / LOAD_WINDOW_MS as f64 * scale)
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -243,7 +279,10 @@ mod tests {
     /// a type at the edges: 2 to 6. So 58 to 86 requests: 0.096 to 0.144
     /// a second. Two such pods send twice one's (their starts spread), a
     /// node with none nothing; the cluster is the sum; 3 replicas of 74
-    /// `system` seats, 20 ms a request.
+    /// `system` seats, 20 ms a request. Its busiest 10 s: restarts 30 s
+    /// or more apart put at most one cycle's 4 status requests and the 2
+    /// events a window, 0.6 a second a pod: at most 1.8 for the three, and
+    /// no less than their rate over the 600 s.
     #[test]
     fn a_nodes_crash_loops_at_their_cap_on_its_own_curve() {
         let fallback = NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap();
@@ -292,6 +331,9 @@ mod tests {
         assert_eq!(load.requests_per_second, one + two);
         assert_eq!(load.system_seats, 222);
         assert_eq!(load.seats_busy, (one + two) * 0.02);
+        let peak = load.peak_requests_per_second;
+        assert!((one + two..=1.8).contains(&peak), "{peak}");
+        assert_eq!(load.peak_seats_busy, peak * 0.02);
         // Worked out once per workload.
         assert_eq!(cache.rates.len(), 2);
     }

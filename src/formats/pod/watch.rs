@@ -670,10 +670,12 @@ pub fn load_words(l: &LoadNow) -> String {
         format!("{} replicas", l.api.replicas)
     };
     format!(
-        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy ({replicas}, {} ms a request)",
+        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy, {} in the busiest {} ({replicas}, {} ms a request)",
         per_second(l.requests_per_second),
         per_second(l.seats_busy),
         l.system_seats,
+        per_second(l.peak_seats_busy),
+        crate::engine::duration::format_human_ms(crate::engine::windows::LOAD_WINDOW_MS),
         (l.api.seconds_per_request * 1e6).round() / 1e3
     )
 }
@@ -878,6 +880,8 @@ impl JsonLines {
                 "requestsPerSecond": l.requests_per_second,
                 "systemSeats": l.system_seats,
                 "seatsBusy": l.seats_busy,
+                "peakRequestsPerSecond": l.peak_requests_per_second,
+                "peakSeatsBusy": l.peak_seats_busy,
                 "apiServer": l.api,
             });
             out.push_str(&v.to_string());
