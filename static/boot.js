@@ -46,8 +46,10 @@ addEventListener("error", (e) => {
 });
 
 // The page already shows the first view drawn at build time: the wasm is
-// fetched once that has painted, so it does not compete with it for the
-// network (on a slow link the figures and charts come first).
+// fetched once that has painted, its charts' images included, so it does
+// not compete with them for the network (on a slow link the figures and
+// charts come first, and the largest paint is not held behind the wasm).
+await Promise.all([...document.querySelectorAll("#prerender img")].map((img) => img.decode().catch(() => {})));
 await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
 // The wasm is fetched beside its glue rather than after it: on a slow link
 // the glue and its snippet are two round trips the wasm need not wait for.

@@ -51,19 +51,34 @@ thread_local! {
     /// into sight, when the controls rest while it is near sight, or when
     /// its pixels are read (`draw_now`).
     static WAITING: std::cell::RefCell<Drawings> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Charts' first drawings, in the order asked: a frame makes them until
-    /// `FIRST_DRAWINGS_MS` have gone, and the rest wait for the next frame.
+    /// Charts' first drawings, in the order asked: one a task (see
+    /// `ask_first_frame`).
     static FIRST: std::cell::RefCell<Drawings> = const { std::cell::RefCell::new(Vec::new()) };
-    /// A frame is asked for the first drawings.
+    /// The next first drawing is asked for.
     static FIRST_ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Apps still rendering in steps (`hold_first_drawings`).
+    static FIRST_HELD: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// What one frame spends on charts' first drawings before it leaves the
-/// rest to the next: the page's four charts drawn in the frame after it
-/// mounted were one task of about 80 ms on a phone's CPU (Lighthouse's 4 ×
-/// slowed), over the 50 ms that blocks input. A move's redrawing is not held
-/// back: it paints in one frame.
-const FIRST_DRAWINGS_MS: f64 = 8.0;
+/// Holds charts' first drawings until the guard is dropped: an app's first
+/// render in steps (`hooks::use_first_render_steps`) changes the page
+/// between frames, and a drawing after such a step brought the page's style
+/// up to date in its own task (a chart's first font set on a canvas in the
+/// page does), 45 ms of a task at Chromium's 4 × slowed CPU.
+pub fn hold_first_drawings() -> FirstHeld {
+    FIRST_HELD.set(FIRST_HELD.get() + 1);
+    FirstHeld
+}
+
+/// Lets first drawings go on when dropped (`hold_first_drawings`).
+pub struct FirstHeld;
+
+impl Drop for FirstHeld {
+    fn drop(&mut self) {
+        FIRST_HELD.set(FIRST_HELD.get().saturating_sub(1));
+        ask_first_frame();
+    }
+}
 
 /// Queues `canvas`'s first drawing (`None`: takes it off the queue). The
 /// canvas is `aria-busy` while it waits.
@@ -76,50 +91,77 @@ fn set_first(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
     ask_first_frame();
 }
 
+/// Asks for the next first drawing, in the task after the next frame.
+/// Charts' first drawings come one a task, each after a frame:
+/// the page's four drawn in the frame after it mounted were one task of
+/// about 80 ms on a phone's CPU (Lighthouse's 4 × slowed), over the 50 ms
+/// that blocks input, and two in one task (a budget of 8 ms passed by the
+/// second) still 65 ms. Inside a frame's own callbacks, a chart's first text
+/// set its font on a canvas in the page, which first brought the page's
+/// style up to date, in the same task as that frame's layout and paint. A
+/// move's redrawing is not held back: it paints in one frame.
 fn ask_first_frame() {
-    if FIRST_ASKED.get() || FIRST.with_borrow(Vec::is_empty) {
+    if FIRST_ASKED.get() || FIRST_HELD.get() > 0 || FIRST.with_borrow(Vec::is_empty) {
         return;
     }
     use wasm_bindgen::JsCast;
-    let frame = wasm_bindgen::closure::Closure::once_into_js(first_drawings);
+    let frame = wasm_bindgen::closure::Closure::once_into_js(|| {
+        gloo_timers::callback::Timeout::new(0, first_drawing).forget();
+    });
     let asked = web_sys::window()
         .and_then(|w| w.request_animation_frame(frame.unchecked_ref()).ok())
         .is_some();
     FIRST_ASKED.set(asked);
 }
 
-/// A frame's first drawings, until the budget is spent.
-fn first_drawings() {
+/// The next first drawing.
+fn first_drawing() {
     FIRST_ASKED.set(false);
-    let start = js_sys::Date::now();
-    while js_sys::Date::now() - start < FIRST_DRAWINGS_MS {
-        let Some((canvas, draw)) = FIRST.with_borrow_mut(|q| (!q.is_empty()).then(|| q.remove(0)))
-        else {
-            break;
-        };
+    if let Some((canvas, draw)) = FIRST.with_borrow_mut(|q| (!q.is_empty()).then(|| q.remove(0))) {
         let _ = canvas.remove_attribute("aria-busy");
         draw();
     }
     ask_first_frame();
 }
 
-/// Sets `canvas`'s waiting drawing (`None`: none waits any more).
+/// Sets `canvas`'s waiting drawing (`None`: none waits any more). A drawing
+/// queued by `draw_soon` is of older inputs: it is taken off the queue.
 fn set_waiting(canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
+    if FIRST.with_borrow(|q| q.iter().any(|(c, _)| c == canvas)) {
+        set_first(canvas, None);
+    }
     WAITING.with_borrow_mut(|w| put(w, canvas, draw));
+}
+
+/// Queues `canvas`'s waiting drawing (if any) with the first drawings, in
+/// a task after the next frame: a chart near sight but not in it, drawn
+/// from the observer's callback (in the frame's own task) or after the
+/// controls rest, was a task of 16 ms on this machine at the first view.
+fn draw_soon(canvas: &HtmlCanvasElement) {
+    if let Some(draw) = take_waiting(canvas) {
+        set_first(canvas, Some(draw));
+    }
+}
+
+/// `canvas`'s waiting drawing, taken off the list.
+fn take_waiting(canvas: &HtmlCanvasElement) -> Option<Drawing> {
+    WAITING.with_borrow_mut(|w| {
+        let i = w.iter().position(|(c, _)| c == canvas)?;
+        Some(w.remove(i).1)
+    })
 }
 
 /// Draws `canvas`'s chart now if its drawing waits: before its pixels are
 /// read (a PNG download) or printed, so that they are the chart's as it stands.
 pub fn draw_now(canvas: &HtmlCanvasElement) {
-    let take = |w: &mut Drawings| {
-        let i = w.iter().position(|(c, _)| c == canvas)?;
-        Some(w.remove(i).1)
-    };
-    let first = FIRST.with_borrow_mut(take);
+    let first = FIRST.with_borrow_mut(|q| {
+        let i = q.iter().position(|(c, _)| c == canvas)?;
+        Some(q.remove(i).1)
+    });
     if first.is_some() {
         let _ = canvas.remove_attribute("aria-busy");
     }
-    let waiting = first.or_else(|| WAITING.with_borrow_mut(take));
+    let waiting = first.or_else(|| take_waiting(canvas));
     if let Some(draw) = waiting {
         draw();
     }
@@ -555,7 +597,8 @@ pub fn Chart(p: &ChartProps) -> Html {
         ];
         use_effect_with((), move |_| {
             let element = canvas.cast::<HtmlCanvasElement>();
-            // Coming near (scrolling towards it) or into sight draws what waits.
+            // Coming near (scrolling towards it) queues what waits for the
+            // task after the next frame; coming into sight draws it at once.
             let guards: Vec<_> = figure.cast::<Element>().map_or_else(Vec::new, |observed| {
                 flags
                     .into_iter()
@@ -563,8 +606,15 @@ pub fn Chart(p: &ChartProps) -> Html {
                         let element = element.clone();
                         observe_within(&observed, margin, move |now| {
                             *flag.borrow_mut() = now;
-                            if let (true, Some(c)) = (now, &element) {
-                                draw_now(c);
+                            match (now, &element) {
+                                // One queued for its first drawing keeps its turn.
+                                (true, Some(c)) if margin == SIGHT_MARGIN => {
+                                    if let Some(draw) = take_waiting(c) {
+                                        draw();
+                                    }
+                                }
+                                (true, Some(c)) => draw_soon(c),
+                                _ => {}
                             }
                         })
                     })
@@ -611,7 +661,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             let (frame, rest) = match element {
                 Some(c) if !in_sight => {
                     set_waiting(&c, Some(draw));
-                    (None, near.then(|| after_rest(move || draw_now(&c))))
+                    (None, near.then(|| after_rest(move || draw_soon(&c))))
                 }
                 Some(c) if first => {
                     set_waiting(&c, None);

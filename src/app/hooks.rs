@@ -424,7 +424,8 @@ pub fn use_caught_up(newest: Figures, sight: Option<NodeRef>) -> (Figures, bool)
 /// The page's first render at once was one task of about 170 ms on a
 /// phone's CPU (Lighthouse's 4 × slowed), over the 50 ms that blocks input;
 /// each step is a part of it, and the browser may answer input and paint
-/// between them.
+/// between them. Charts' first drawings wait for the last step
+/// (`charts::hold_first_drawings`).
 #[hook]
 pub fn use_first_render_steps(last: u8) -> u8 {
     let step = use_state_eq(|| 0u8);
@@ -435,5 +436,9 @@ pub fn use_first_render_steps(last: u8) -> u8 {
             move || drop(next)
         });
     }
+    use_effect_with(*step < last, |&stepping| {
+        let held = stepping.then(super::charts::hold_first_drawings);
+        move || drop(held)
+    });
     *step
 }
