@@ -230,6 +230,11 @@ for (const [query, width] of ["", "?view=job", "?view=cluster"].flatMap((q) => [
   });
   if (cut.length) fail(`${width} px${query ? ", " + query : ""}: past the page's or its list's edge: ${cut.join(", ")}`);
   else console.log(`${width} px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
+  // The results' boxes (panels and charts) share one right edge: the
+  // panels once stopped at 744 px beside charts of 820.
+  const edges = await page.evaluate(() => [...document.querySelectorAll("main.app .results > .panel, main.app .results > figure.chart")]
+    .map((el) => Math.round(el.getBoundingClientRect().right)));
+  if (Math.max(...edges) - Math.min(...edges) > 1) fail(`${width} px${query ? ", " + query : ""}: the results' panels and charts end at ${[...new Set(edges)].join(", ")} px`);
   await page.close();
 }
 

@@ -117,3 +117,36 @@ fn a_caption_shrinks_to_fit_a_narrow_chart() {
     let narrow = caption_size(&draw(340));
     assert!(narrow >= smallest && narrow < full * 0.8, "{narrow}");
 }
+
+// Axes of counts tick at whole numbers only. Today's default curve over
+// 30 min restarts once in each of the KEP's five windows: the windows
+// chart's axis runs to 1 × 1.35 + 1 = 2.35, which plotters' ten ticks
+// would step by 0.5; in the KEP's model a minute of it restarts at 10 and
+// 30 s (exits at 0 and 10 s, waits of 10 and 20 s; the next at 30 + 40 s
+// is past the minute): an axis to 2 × 1.05 = 2.1, and the waits chart
+// counts restarts 1 and 2 along an x axis to 2.
+#[test]
+fn counts_tick_at_whole_numbers() {
+    let fractional = |doc: &str| {
+        ["0.5", "1.5", "2.5", "0.2", "0.4"]
+            .iter()
+            .find(|t| doc.contains(&format!(">\n{t}\n<")))
+            .copied()
+    };
+    let day = exploration(r#"{"model": "kubelet", "horizonMs": 1800000}"#);
+    let windows = svg(|a| draw_windows(a, &data(&day)).unwrap());
+    assert_eq!(fractional(&windows), None, "windows");
+    assert!(windows.contains(">\n2\n<"), "windows: a tick at 2");
+    let minute = exploration(r#"{"model": "kep", "horizonMs": 60000}"#);
+    assert_eq!(minute.timeline.restarts_at_ms.to_vec(), [10_000, 30_000]);
+    for (name, doc) in [
+        (
+            "restarts",
+            svg(|a| draw_restarts(a, &data(&minute)).unwrap()),
+        ),
+        ("delays", svg(|a| draw_delays(a, &data(&minute)).unwrap())),
+    ] {
+        assert_eq!(fractional(&doc), None, "{name}");
+        assert!(doc.contains(">\n2\n<"), "{name}: a tick at 2");
+    }
+}

@@ -143,6 +143,17 @@ fn draw_soon(canvas: &HtmlCanvasElement) {
     }
 }
 
+/// Draws `canvas`'s chart come into sight, at once: while an app's first
+/// render is in steps, one queued for its first drawing keeps its turn
+/// (the observer reports every chart in sight as it mounts).
+fn draw_in_sight(canvas: &HtmlCanvasElement) {
+    if FIRST_HELD.get() == 0 {
+        draw_now(canvas);
+    } else if let Some(draw) = take_waiting(canvas) {
+        draw();
+    }
+}
+
 /// `canvas`'s waiting drawing, taken off the list.
 fn take_waiting(canvas: &HtmlCanvasElement) -> Option<Drawing> {
     WAITING.with_borrow_mut(|w| {
@@ -607,12 +618,7 @@ pub fn Chart(p: &ChartProps) -> Html {
                         observe_within(&observed, margin, move |now| {
                             *flag.borrow_mut() = now;
                             match (now, &element) {
-                                // One queued for its first drawing keeps its turn.
-                                (true, Some(c)) if margin == SIGHT_MARGIN => {
-                                    if let Some(draw) = take_waiting(c) {
-                                        draw();
-                                    }
-                                }
+                                (true, Some(c)) if margin == SIGHT_MARGIN => draw_in_sight(c),
                                 (true, Some(c)) => draw_soon(c),
                                 _ => {}
                             }

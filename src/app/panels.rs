@@ -527,10 +527,10 @@ pub fn ApiPanel<R: Root>(p: &ApiProps) -> Html {
                     display={spec.requests_per_restart.to_string()}
                     onchange={send_stop(state, REQUESTS_STOPS, |v| Action::RequestsPerRestart(v as u32))} />
             } else {
-                <Choice id="running-seen" label="Status shows each restart Running" selected={spec.running_seen.name()}
+                <Choice id="running-seen" label="Status shows each restart Running (auto: if a relist sees it, from the run and version)" selected={spec.running_seen.name()}
                     options={vec![
-                        (RunningSeen::Auto.name().into(), "if a relist sees it (from the run and version)".into()),
-                        (RunningSeen::Always.name().into(), "always (6 /pods requests a restart)".into()),
+                        (RunningSeen::Auto.name().into(), "auto".into()),
+                        (RunningSeen::Always.name().into(), "always (6 requests a restart)".into()),
                         (RunningSeen::Never.name().into(), "never (4 a restart)".into()),
                     ]}
                     onchange={send(state, |v: String| Action::RunningSeen(RunningSeen::parse(&v).unwrap_or_default()))} />

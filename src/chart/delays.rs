@@ -44,6 +44,7 @@ pub fn draw_delays<DB: DrawingBackend>(
                     )
                 })
             }),
+            x_counts: true,
             ..Default::default()
         },
     )

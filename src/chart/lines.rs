@@ -184,6 +184,12 @@ impl TimeAxis {
     }
 }
 
+/// Ticks on an axis of counts up to `max`: as many as whole numbers fit, at
+/// most 10, so that plotters steps by 1 or more and none falls between two.
+pub(super) fn whole_ticks(max: f64) -> usize {
+    (max.max(0.0).floor() as usize + 1).clamp(2, 10)
+}
+
 pub(super) fn number_label(v: &f64) -> String {
     crate::engine::duration::grouped(*v, 2)
 }
@@ -253,6 +259,10 @@ pub(super) struct Extras {
     /// A moment (seconds, or the x value of a chart not of time) to mark
     /// with a vertical line, and what it is.
     pub(super) now: Option<(f64, String)>,
+    /// The x axis, and the y axis, count things (a restart's number,
+    /// restarts): ticks at whole numbers only (`whole_ticks`).
+    pub(super) x_counts: bool,
+    pub(super) y_counts: bool,
 }
 
 /// The x ranges of the flagged intervals, adjacent ones joined into one
@@ -348,13 +358,19 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     let (plot, below) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(height));
     let y_max = (data_max * 1.05).max(1.0);
     let mut chart = look.frame(&plot, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
-    look.mesh(&mut chart)
-        .axis_desc_style(look.y_desc_font(&plot, y_desc))
+    let mut mesh = look.mesh(&mut chart);
+    mesh.axis_desc_style(look.y_desc_font(&plot, y_desc))
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(&number_label)
-        .y_label_formatter(&number_label)
-        .draw()?;
+        .y_label_formatter(&number_label);
+    if extras.x_counts {
+        mesh.x_labels(whole_ticks(x_max));
+    }
+    if extras.y_counts {
+        mesh.y_labels(whole_ticks(y_max));
+    }
+    mesh.draw()?;
     if let Some((color, _, band)) = &extras.band {
         // The jitter band faint.
         draw_band(&mut chart, band, scale, look.ink(*color).mix(0.22))?;

@@ -46,6 +46,7 @@ pub fn draw_restarts<DB: DrawingBackend>(
             now: d
                 .marker_ms
                 .map(|m| (m as f64 / 1000.0, NOW_LABEL.to_owned())),
+            y_counts: true,
             ..Default::default()
         },
     )

@@ -59,6 +59,7 @@ pub fn draw_windows<DB: DrawingBackend>(
         .x_labels(windows * 2 + 1)
         .x_label_formatter(&label)
         .y_label_formatter(&number_label)
+        .y_labels(whole_ticks(y_max))
         .disable_x_mesh()
         .draw()?;
     let mut legend = vec![];
