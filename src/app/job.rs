@@ -734,12 +734,13 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     { error_list([state.errors_for("spec.completionMode"), state.errors_for("spec.template")].concat()) }
                     <div class="row">
                         <TextField id="job-backoff-limit-per-index" label={html! {<code>{"backoffLimit"}<wbr/>{"PerIndex"}</code>}}
-                            value={state.int_refused.text(IntField::BackoffLimitPerIndex, || int_text(spec.backoff_limit_per_index))} placeholder="unset (Indexed only)" oninput={int(IntField::BackoffLimitPerIndex)}
+                            value={state.int_refused.text(IntField::BackoffLimitPerIndex, || int_text(spec.backoff_limit_per_index))} placeholder="unset" oninput={int(IntField::BackoffLimitPerIndex)}
                             error={field_error(&state, IntField::BackoffLimitPerIndex)} />
                         <TextField id="job-max-failed-indexes" label={html! {<code>{"maxFailedIndexes"}</code>}}
                             value={state.int_refused.text(IntField::MaxFailedIndexes, || int_text(spec.max_failed_indexes))} placeholder="unset" oninput={int(IntField::MaxFailedIndexes)}
                             error={field_error(&state, IntField::MaxFailedIndexes)} />
                     </div>
+                    <p class="hint">{"Both apply to an Indexed Job only (completionMode: Indexed)."}</p>
                     <div class="row">
                         <Choice id="job-container-policy" label={format!("{} restartPolicy (container)", first.map_or("main", |c| c.name.as_str()))} selected={container_policy}
                             options={vec![("".into(), "unset (the pod's)".into()), ("Always".into(), "Always".into()), ("OnFailure".into(), "OnFailure".into()), ("Never".into(), "Never".into())]}
