@@ -18,8 +18,8 @@ use super::stops::{
 };
 use crate::chart::{draw_cluster_load, draw_setting, Look};
 use crate::engine::cluster::{
-    self, judge, sweep_nodes, sweep_with, Cluster, ClusterResult, Recommendation, Sweep,
-    SweepNodes, MAX_CLASSES, PRESETS,
+    self, candidate_values, judge, sweep_value, sweep_with, Cluster, ClusterResult, Recommendation,
+    Sweep, SweepNodes, ValueNodes, MAX_CLASSES, PRESETS,
 };
 use crate::engine::cluster_view::{
     classes_from_paste, show_by, sweep_is_quick, sweep_key, sweep_nodes_key, ClassInputs,
@@ -56,6 +56,11 @@ fn max_stops() -> Vec<Ms> {
         .collect()
 }
 
+/// How long one task of a sweep runs its values' nodes before it leaves
+/// the rest to the next (`ClusterState::run_sweep`): half a frame, so a
+/// move in between is answered within one.
+const SWEEP_TASK_MS: f64 = 8.0;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterState {
     /// What the user set: the one source of truth.
@@ -72,6 +77,9 @@ pub struct ClusterState {
     pub recommendation: Rc<Recommendation>,
     /// The sweep is behind the inputs: it runs once the controls rest.
     pub sweep_pending: bool,
+    /// The values a sweep under way has run its nodes at, and what they
+    /// depend on (`sweep_nodes_key`): the rest come in the next tasks.
+    pub sweep_partial: Option<(NodesKey, Vec<ValueNodes>)>,
     pub cache: super::cache::SeriesCache,
     /// The pasted cluster (shared, not copied from state to state: it may
     /// be megabytes), its reading's notes or error.
@@ -158,6 +166,7 @@ impl ClusterState {
             sweep: None,
             recommendation: Rc::default(),
             sweep_pending: false,
+            sweep_partial: None,
             cache,
             sweep_nodes: None,
             paste: AttrValue::default(),
@@ -168,24 +177,64 @@ impl ClusterState {
         // The first view waits for nothing, whatever its cost.
         let mut state = state.derive();
         state.error = state.error.or(error);
-        state.sweep_if_pending();
+        state.sweep_if_pending(None);
         state
     }
 
-    /// The sweep left for the controls' rest, now.
-    fn sweep_if_pending(&mut self) {
+    /// The sweep left for the controls' rest, now: within `budget_ms` and
+    /// the rest in the next tasks (`sweep_progress`), or all at once.
+    fn sweep_if_pending(&mut self, budget_ms: Option<f64>) {
         if let (true, Ok(cluster)) = (self.sweep_pending, self.inputs.cluster()) {
-            self.run_sweep(&cluster);
+            self.run_sweep(&cluster, budget_ms);
         }
     }
 
-    /// Weighs every value on the nodes now (running them, unless the last
-    /// sweep's are these inputs'), and judges the goals over it.
-    fn run_sweep(&mut self, cluster: &Cluster) {
+    /// The values a sweep under way has run, of `candidate_values` (0: none
+    /// under way for these inputs).
+    pub fn sweep_progress(&self) -> usize {
+        match &self.sweep_partial {
+            Some((k, done)) if self.sweep_pending && *k == sweep_nodes_key(&self.inputs) => {
+                done.len()
+            }
+            _ => 0,
+        }
+    }
+
+    /// Weighs every value on the nodes (running them, unless the last
+    /// sweep's are these inputs'), and judges the goals over it. With a
+    /// budget, the nodes run value by value until it is spent (at least one
+    /// a call), and the sweep stays pending until the last: 108 values of
+    /// three day-long classes at a 1 s cap were one task of some 40 ms
+    /// natively, more in the wasm, after each rest of the controls.
+    fn run_sweep(&mut self, cluster: &Cluster, budget_ms: Option<f64>) {
         let key = sweep_nodes_key(&self.inputs);
         let nodes = match &self.sweep_nodes {
             Some((k, nodes)) if *k == key => nodes.clone(),
-            _ => Rc::new(sweep_nodes(cluster, self.inputs.reduce_default_decay)),
+            _ => {
+                let reduce = self.inputs.reduce_default_decay;
+                let mut done = match self.sweep_partial.take() {
+                    Some((k, done)) if k == key => done,
+                    _ => vec![],
+                };
+                let (values, start) = (candidate_values(), budget_ms.map(|_| js_sys::Date::now()));
+                for &max in &values[done.len().min(values.len())..] {
+                    done.push((max, sweep_value(cluster, reduce, max)));
+                    if let (Some(b), Some(t)) = (budget_ms, start) {
+                        if js_sys::Date::now() - t >= b {
+                            break;
+                        }
+                    }
+                }
+                if done.len() < values.len() {
+                    self.sweep_partial = Some((key, done));
+                    self.sweep_pending = true;
+                    return;
+                }
+                Rc::new(SweepNodes {
+                    reduce_default_decay: reduce,
+                    per_value: done,
+                })
+            }
         };
         let sweep = sweep_with(cluster, &nodes);
         self.sweep_nodes = Some((key, nodes));
@@ -210,7 +259,7 @@ impl ClusterState {
                     .as_ref()
                     .is_some_and(|(k, _)| *k == sweep_nodes_key(&self.inputs));
                 if sweep_is_quick(&self.inputs, kept) {
-                    self.run_sweep(cluster);
+                    self.run_sweep(cluster, None);
                 } else {
                     self.sweep_pending = true;
                 }
@@ -237,6 +286,20 @@ impl ClusterState {
             self.error = Some(e.to_owned());
         }
         self
+    }
+}
+
+/// What a sweep behind the inputs says above the answer it leaves in place.
+fn sweep_pending_words(done: usize) -> String {
+    let before = "below, the answer for the nodes as they were";
+    match done {
+        0 => format!(
+            "These nodes changed: every value is tried on them once the controls rest; {before}."
+        ),
+        n => format!(
+            "Trying every value on these nodes: {n} of {} so far; {before}.",
+            candidate_values().len()
+        ),
     }
 }
 
@@ -353,7 +416,7 @@ impl Reducible for ClusterState {
                 }
             }
             ClusterAction::Sweep => {
-                s.sweep_if_pending();
+                s.sweep_if_pending(Some(SWEEP_TASK_MS));
                 return Rc::new(s);
             }
             ClusterAction::Horizon(h) => i.horizon_ms = h,
@@ -449,6 +512,16 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
             Rc::as_ptr(&state.shown) as usize,
             Callback::from(move |()| d.dispatch(ClusterAction::Sweep)),
         );
+    }
+    {
+        // A sweep under way goes on in the next task.
+        let d = state.dispatcher();
+        use_effect_with(state.sweep_progress(), move |&done| {
+            let next = (done > 0).then(|| {
+                gloo_timers::callback::Timeout::new(0, move || d.dispatch(ClusterAction::Sweep))
+            });
+            move || drop(next)
+        });
     }
     let classes = i.classes.iter().enumerate().map(|(n, c)| {
         let id = |what: &str| format!("class-{n}-{what}");
@@ -661,6 +734,9 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         <Checkbox id="want-no-limiter" label="no kubelet's rate limiter binds" checked={i.want.no_limiter_binds}
                             onchange={send(&state, ClusterAction::NoLimiter)} />
                     </div>
+                    if state.sweep_pending {
+                        <p class="hint" id="setting-pending">{ sweep_pending_words(state.sweep_progress()) }</p>
+                    }
                     { range }
                     <DrawnCanvas<ChartOf> id="chart-setting" heights={(300, 300)} data={ChartOf::Setting(rec.clone(), i.want.clone())} dark={p.dark}
                         alt="Each goal as a per cent of itself over maxContainerRestartPeriod from 1 s to 5 min: where every goal holds is shaded, and the recommended value marked" />

@@ -533,36 +533,42 @@ pub fn sweep(cluster: &Cluster, reduce: bool) -> Sweep {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SweepNodes {
     pub reduce_default_decay: bool,
-    pub per_value: Vec<(Ms, Vec<Rc<NodeSent>>)>,
+    pub per_value: Vec<ValueNodes>,
 }
+
+/// One value of `maxContainerRestartPeriod` and every class's node at it.
+pub type ValueNodes = (Ms, Vec<Rc<NodeSent>>);
 
 /// Runs every class's node at every candidate value (classes alike run once).
 pub fn sweep_nodes(cluster: &Cluster, reduce: bool) -> SweepNodes {
-    let per_value = candidate_values()
-        .into_iter()
-        .map(|max| {
-            let mut ran: Vec<(Scenario, Rc<NodeSent>)> = vec![];
-            let series = cluster
-                .node_classes
-                .iter()
-                .map(|n| {
-                    let s = configured(&n.scenario, max, reduce);
-                    if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
-                        return done.clone();
-                    }
-                    let a = node_admitted(&s, &pod_runs_unwindowed(&s));
-                    let done = Rc::new(NodeSent::of(&a.api, a.event_api.as_ref()));
-                    ran.push((s, done.clone()));
-                    done
-                })
-                .collect();
-            (max, series)
-        })
-        .collect();
     SweepNodes {
         reduce_default_decay: reduce,
-        per_value,
+        per_value: candidate_values()
+            .into_iter()
+            .map(|max| (max, sweep_value(cluster, reduce, max)))
+            .collect(),
     }
+}
+
+/// Every class's node at one value of `maxContainerRestartPeriod`, in the
+/// classes' order (classes alike run once): one value of `sweep_nodes`, so
+/// that a caller can spread a sweep's values over several tasks.
+pub fn sweep_value(cluster: &Cluster, reduce: bool, max: Ms) -> Vec<Rc<NodeSent>> {
+    let mut ran: Vec<(Scenario, Rc<NodeSent>)> = vec![];
+    cluster
+        .node_classes
+        .iter()
+        .map(|n| {
+            let s = configured(&n.scenario, max, reduce);
+            if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
+                return done.clone();
+            }
+            let a = node_admitted(&s, &pod_runs_unwindowed(&s));
+            let done = Rc::new(NodeSent::of(&a.api, a.event_api.as_ref()));
+            ran.push((s, done.clone()));
+            done
+        })
+        .collect()
 }
 
 /// The sweep from its nodes (`sweep_nodes` of the same classes' workloads):
