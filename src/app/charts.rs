@@ -35,6 +35,12 @@ type Drawing = Rc<dyn Fn()>;
 /// Drawings that wait, a canvas's latest each.
 type Drawings = Vec<(HtmlCanvasElement, Drawing)>;
 
+/// `canvas`'s drawing in `list`, taken off it.
+fn take(list: &mut Drawings, canvas: &HtmlCanvasElement) -> Option<Drawing> {
+    let i = list.iter().position(|(c, _)| c == canvas)?;
+    Some(list.remove(i).1)
+}
+
 /// Sets `canvas`'s drawing in `list` (`None`: takes it off).
 fn put(list: &mut Drawings, canvas: &HtmlCanvasElement, draw: Option<Drawing>) {
     list.retain(|(c, _)| c != canvas);
@@ -156,19 +162,13 @@ fn draw_in_sight(canvas: &HtmlCanvasElement) {
 
 /// `canvas`'s waiting drawing, taken off the list.
 fn take_waiting(canvas: &HtmlCanvasElement) -> Option<Drawing> {
-    WAITING.with_borrow_mut(|w| {
-        let i = w.iter().position(|(c, _)| c == canvas)?;
-        Some(w.remove(i).1)
-    })
+    WAITING.with_borrow_mut(|w| take(w, canvas))
 }
 
 /// Draws `canvas`'s chart now if its drawing waits: before its pixels are
 /// read (a PNG download) or printed, so that they are the chart's as it stands.
 pub fn draw_now(canvas: &HtmlCanvasElement) {
-    let first = FIRST.with_borrow_mut(|q| {
-        let i = q.iter().position(|(c, _)| c == canvas)?;
-        Some(q.remove(i).1)
-    });
+    let first = FIRST.with_borrow_mut(|q| take(q, canvas));
     if first.is_some() {
         let _ = canvas.remove_attribute("aria-busy");
     }

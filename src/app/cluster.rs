@@ -216,13 +216,12 @@ impl ClusterState {
                     Some((k, done)) if k == key => done,
                     _ => vec![],
                 };
-                let (values, start) = (candidate_values(), budget_ms.map(|_| js_sys::Date::now()));
+                let values = candidate_values();
+                let started = budget_ms.map(|b| (b, js_sys::Date::now()));
                 for &max in &values[done.len().min(values.len())..] {
                     done.push((max, sweep_value(cluster, reduce, max)));
-                    if let (Some(b), Some(t)) = (budget_ms, start) {
-                        if js_sys::Date::now() - t >= b {
-                            break;
-                        }
+                    if started.is_some_and(|(b, t)| js_sys::Date::now() - t >= b) {
+                        break;
                     }
                 }
                 if done.len() < values.len() {
@@ -291,10 +290,10 @@ impl ClusterState {
 
 /// What a sweep behind the inputs says above the answer it leaves in place.
 fn sweep_pending_words(done: usize) -> String {
-    let before = "below, the answer for the nodes as they were";
+    let before = "below, the answer for the settings as they were";
     match done {
         0 => format!(
-            "These nodes changed: every value is tried on them once the controls rest; {before}."
+            "The settings changed: every value is weighed again once the controls rest; {before}."
         ),
         n => format!(
             "Trying every value on these nodes: {n} of {} so far; {before}.",
