@@ -569,7 +569,7 @@ async fn sent_is_one_figure_everywhere_on_the_page() {
             .unwrap_or_else(|| panic!("{name} in {head:?}"));
         row[i].clone()
     };
-    assert_eq!(at("10 s window from"), "10 s");
+    assert_eq!(at("10 s window from (s)"), "10");
     assert_eq!(
         (
             at("sent").as_str(),

@@ -22,7 +22,7 @@ use crate::chart::{
     Series,
 };
 use crate::engine::audit::{kep_window_counts, KEP_WINDOWS_MS};
-use crate::engine::duration::{format_count, format_human_ms};
+use crate::engine::duration::{format_count, format_human_ms, format_seconds_ms};
 use crate::engine::sent::load_window;
 use crate::engine::{RequestKind, Timeline};
 
@@ -476,10 +476,16 @@ fn steps_table(state: &State) -> Html {
         .zip(t.delays_ms.iter())
         .take(TABLE_ROWS)
         .enumerate()
-        .map(|(i, (at, d))| vec![(i + 1).to_string(), format_human_ms(at), format_human_ms(d)])
+        .map(|(i, (at, d))| {
+            vec![
+                (i + 1).to_string(),
+                format_seconds_ms(at),
+                format_seconds_ms(d),
+            ]
+        })
         .collect();
     data_table(
-        &["restart", "at", "after a wait of"],
+        &["restart", "at (s)", "after a wait of (s)"],
         rows,
         t.restarts_at_ms.len(),
     )
@@ -490,7 +496,7 @@ fn steps_table(state: &State) -> Html {
 fn load_table(state: &State) -> Html {
     let t = &state.shown.timeline;
     let kubelet = t.requests.is_some();
-    let mut head = vec!["10 s window from"];
+    let mut head = vec!["10 s window from (s)"];
     if kubelet {
         head.extend(RequestKind::ALL.map(|k| k.label()));
     }
@@ -498,15 +504,15 @@ fn load_table(state: &State) -> Html {
     if kubelet {
         head.extend(["status sent", "events sent"]);
     }
-    head.push("longest wait");
+    head.push("longest wait (s)");
     if kubelet {
-        head.push("events' longest wait");
+        head.push("events' longest wait (s)");
     }
     let count = |n: u64| format_count(n as i64);
     let rows = (0..TABLE_ROWS)
         .map_while(|i| load_window(t, i))
         .map(|w| {
-            let mut row = vec![format_human_ms(w.from_ms)];
+            let mut row = vec![format_count((w.from_ms / 1000) as i64)];
             if let Some(k) = w.by_kind {
                 row.extend(RequestKind::ALL.map(|kind| format_count(k.get(kind))));
             }
@@ -514,8 +520,8 @@ fn load_table(state: &State) -> Html {
             if let Some(e) = w.events_sent {
                 row.extend([count(w.status_sent), count(e)]);
             }
-            row.push(format_human_ms(w.wait_ms));
-            row.extend(w.events_wait_ms.map(format_human_ms));
+            row.push(format_seconds_ms(w.wait_ms));
+            row.extend(w.events_wait_ms.map(format_seconds_ms));
             row
         })
         .collect();

@@ -291,6 +291,14 @@ pub fn grouped(v: f64, places: u32) -> String {
     }
 }
 
+/// `ms` as seconds to the millisecond, the whole seconds grouped as
+/// `format_count` groups a count: "12.832", "1,440.000". One precision down
+/// a data table's column of times or waits, where `format_human_ms` would
+/// mix "12.832 s" with "1 min 39 s".
+pub fn format_seconds_ms(ms: u64) -> String {
+    format!("{}.{:03}", format_count((ms / 1000) as i64), ms % 1000)
+}
+
 /// A count with its thousands grouped by commas, as a person reads it:
 /// "12,980", "-1,024". Core's formatting has no grouping, and one separator
 /// is all the explorer prints (num-format would bring its locale tables).
@@ -364,6 +372,17 @@ mod tests {
         assert_eq!(format_count(646_580), "646,580");
         assert_eq!(format_count(-1_024), "-1,024");
         assert_eq!(format_count(i64::MIN), "-9,223,372,036,854,775,808");
+    }
+
+    // Seconds to the millisecond, always three places: a column of them
+    // reads at one precision (12.832 s beside 1 min 39 s before).
+    #[test]
+    fn seconds_keep_three_places() {
+        assert_eq!(format_seconds_ms(0), "0.000");
+        assert_eq!(format_seconds_ms(200), "0.200");
+        assert_eq!(format_seconds_ms(12_832), "12.832");
+        assert_eq!(format_seconds_ms(99_000), "99.000");
+        assert_eq!(format_seconds_ms(1_440_000), "1,440.000");
     }
 
     #[test]
