@@ -57,30 +57,40 @@ impl RunCache {
     pub fn get(&self, s: &Scenario, band: bool) -> Rc<PodRuns> {
         let key = s.pod_key();
         let mut cache = self.runs.borrow_mut();
-        // Most recently used last.
-        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-            let mut hit = cache.remove(i);
-            if band && hit.1.band.is_none() && wants_band(s) {
-                hit.1 = Rc::new(PodRuns {
-                    band: jitter_band(s),
-                    ..(*hit.1).clone()
-                });
-            }
-            let runs = hit.1.clone();
-            cache.push(hit);
-            return runs;
-        }
-        let runs = Rc::new(if band {
-            pod_runs(s)
-        } else {
-            pod_runs_unbanded(s)
-        });
+        // Most recently used last; runs this cache let go but a node
+        // timeline still holds are taken back, not made again.
+        let kept = match cache.iter().position(|(k, _)| *k == key) {
+            Some(i) => Some(cache.remove(i).1),
+            None => self.held_by_a_timeline(&key),
+        };
+        let runs = match kept {
+            Some(runs) if band && runs.band.is_none() && wants_band(s) => Rc::new(PodRuns {
+                band: jitter_band(s),
+                ..(*runs).clone()
+            }),
+            Some(runs) => runs,
+            None if band => Rc::new(pod_runs(s)),
+            None => Rc::new(pod_runs_unbanded(s)),
+        };
         cache.push((key, runs.clone()));
         let mut bytes: usize = cache.iter().map(|(_, r)| r.bytes()).sum();
         while cache.len() > 1 && (bytes > CACHE_BYTES || cache.len() > CACHE_ENTRIES) {
             bytes -= cache.remove(0).1.bytes();
         }
         runs
+    }
+
+    /// Runs with this key that a kept node timeline was made from: held in
+    /// memory anyway, so a slider dragged back over more stops than the
+    /// byte limit keeps (a day at a 1 s cap: six initial stops of 5.4 MB)
+    /// finds them.
+    fn held_by_a_timeline(&self, key: &PodKey) -> Option<Rc<PodRuns>> {
+        self.timelines
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(s, _, _)| s.pod_key() == *key)
+            .map(|(_, runs, _)| runs.clone())
     }
 }
 
@@ -129,6 +139,22 @@ mod tests {
         };
         assert!(!held(1), "the least recently used goes first");
         assert!(held(CACHE_ENTRIES as u64 + 9));
+    }
+
+    #[test]
+    fn runs_a_node_timeline_holds_are_taken_back_not_made_again() {
+        let cache = RunCache::default();
+        let first = cache.get(&with_seed(0), true);
+        let node = cache.timeline(&with_seed(0), &first);
+        // The runs cache lets the first runs go; the node timeline keeps them.
+        for seed in 1..=CACHE_ENTRIES as u64 {
+            cache.get(&with_seed(seed), true);
+        }
+        let key = with_seed(0).pod_key();
+        assert!(!cache.runs.borrow().iter().any(|(k, _)| *k == key));
+        let again = cache.get(&with_seed(0), true);
+        assert!(Rc::ptr_eq(&first, &again), "the runs were made again");
+        assert!(Rc::ptr_eq(&node, &cache.timeline(&with_seed(0), &again)));
     }
 }
 
