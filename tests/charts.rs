@@ -150,3 +150,40 @@ fn counts_tick_at_whole_numbers() {
         assert!(doc.contains(">\n2\n<"), "{name}: a tick at 2");
     }
 }
+
+/// The y of the SVG text element that says exactly `label`.
+fn text_y(doc: &str, label: &str) -> f64 {
+    let end = doc
+        .find(&format!(">\n{label}\n<"))
+        .unwrap_or_else(|| panic!("no text {label:?}"));
+    let start = doc[..end].rfind("<text").expect("a text element");
+    let y = &doc[start..end];
+    let y = &y[y.find(" y=\"").expect("its y") + 4..];
+    y[..y.find('"').expect("quoted")].parse().expect("a number")
+}
+
+// Every chart's legend sits below its plot, under the x axis's words: no
+// entry covers a bar or a lane (the Job's and the KEP windows' legends sat
+// in a corner of the plot, over the first lanes).
+#[test]
+fn legends_sit_below_the_plot() {
+    use crashloop_explorer::chart::{draw_job, Look};
+    use crashloop_explorer::engine::job::{run_job, FailureScript};
+    let job = crashloop_explorer::formats::manifest::parse_job_manifest(
+        "kind: Job\nspec:\n  completions: 3\n  parallelism: 3\n  completionMode: Indexed\n  backoffLimitPerIndex: 1\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: main}]\n",
+    )
+    .unwrap()
+    .validate()
+    .unwrap();
+    let run = run_job(&job, &FailureScript::random("main", 3, 0.5), 3_600_000);
+    let gantt = svg(|a| draw_job(a, &run, Look::default()).unwrap());
+    let axis = text_y(&gantt, "time (s)");
+    assert!(text_y(&gantt, "succeeded") > axis, "Job: succeeded");
+    assert!(
+        text_y(&gantt, "index 2") < axis,
+        "Job: the top lane in the plot"
+    );
+    let half_hour = exploration(r#"{"model": "kubelet", "horizonMs": 1800000}"#);
+    let windows = svg(|a| draw_windows(a, &data(&half_hour)).unwrap());
+    assert!(text_y(&windows, "today&apos;s default") > text_y(&windows, "window"));
+}

@@ -48,7 +48,26 @@ pub fn draw_job<DB: DrawingBackend>(
     } else {
         ("Pods over time, one lane per pod running at once", "pod")
     };
-    let mut chart = look.frame(area, caption, 0f64..x_max, 0f64..lanes as f64 + 1.2)?;
+    let legend: Vec<(String, Key)> = [
+        ("succeeded", Succeeded),
+        ("failed (counted)", Failed),
+        ("ignored", Ignored),
+        ("index failed", FailedIndex),
+        ("FailJob", FailedJob),
+        ("restarted in place", RestartedInPlace),
+        ("running / terminated", Terminated),
+    ]
+    .into_iter()
+    .filter(|&(_, result)| run.pods.iter().any(|p| p.result == result))
+    .map(|(label, result)| {
+        (
+            label.to_owned(),
+            Key::Patch(result_color(look, result).to_rgba()),
+        )
+    })
+    .collect();
+    let (plot, below, at) = look.legend_split(area, &legend)?;
+    let mut chart = look.frame(&plot, caption, 0f64..x_max, 0f64..lanes as f64)?;
     let lane_label = move |y: &f64| {
         let i = y.floor();
         if (y - i - 0.5).abs() < 1e-6 && (i as usize) < lanes {
@@ -60,7 +79,8 @@ pub fn draw_job<DB: DrawingBackend>(
     look.mesh(&mut chart)
         .x_desc(format!("time ({})", axis.unit))
         .x_label_formatter(&number_label)
-        .y_labels(lanes * 2 + 3)
+        // Key points at each lane's edges and middle, labelled there.
+        .y_labels(lanes * 2 + 1)
         .y_label_formatter(&lane_label)
         .disable_y_mesh()
         .draw()?;
@@ -81,25 +101,7 @@ pub fn draw_job<DB: DrawingBackend>(
         vec![(end_x, 0.0), (end_x, lanes as f64)],
         look.line(look.fg(), 2.0),
     )))?;
-    let legend: Vec<(String, Key)> = [
-        ("succeeded", Succeeded),
-        ("failed (counted)", Failed),
-        ("ignored", Ignored),
-        ("index failed", FailedIndex),
-        ("FailJob", FailedJob),
-        ("restarted in place", RestartedInPlace),
-        ("running / terminated", Terminated),
-    ]
-    .into_iter()
-    .filter(|&(_, result)| run.pods.iter().any(|p| p.result == result))
-    .map(|(label, result)| {
-        (
-            label.to_owned(),
-            Key::Patch(result_color(look, result).to_rgba()),
-        )
-    })
-    .collect();
-    look.legend(&chart, &legend, true)?;
+    look.legend_below(&below, &legend, &at)?;
     area.present()?;
     Ok(Axes::of(&chart, x_max, axis.seconds_per_unit))
 }

@@ -351,11 +351,9 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         None => data_max,
     };
     let legend = legend_rows(look, &lines, &extras);
-    area.fill(&look.bg())?;
     // The legend below the plot takes the rows it needs and the plot the
     // rest: no entry covers data, and the axis is the data's.
-    let (at, height) = look.legend_flow(area, &legend)?;
-    let (plot, below) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(height));
+    let (plot, below, at) = look.legend_split(area, &legend)?;
     let y_max = (data_max * 1.05).max(1.0);
     let mut chart = look.frame(&plot, caption, 0f64..x_max.max(1e-9), 0f64..y_max)?;
     let mut mesh = look.mesh(&mut chart);

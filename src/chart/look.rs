@@ -267,11 +267,23 @@ impl Look {
         mesh
     }
 
-    /// Where a legend's rows go below a plot `width` pixels wide: each
-    /// entry's left edge and row, flowing left to right, and the legend's
-    /// height. Measured before the plot is laid out, so that the plot takes
-    /// the rest and no entry ever covers data.
-    pub(super) fn legend_flow<DB: DrawingBackend>(
+    /// `area` split into a plot above and its legend's rows below, and
+    /// where each entry goes there: measured before the plot is laid out, so
+    /// that the plot takes the rest and no entry ever covers data. Every
+    /// chart's legend is drawn this way (`legend_below`).
+    pub(super) fn legend_split<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, Shift>,
+        rows: &[(String, Key)],
+    ) -> Result<LegendSplit<DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let (at, height) = self.legend_flow(area, rows)?;
+        let (plot, below) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(height));
+        Ok((plot, below, at))
+    }
+
+    /// Where a legend's rows go below a plot: each entry's left edge and
+    /// row, flowing left to right, and the legend's height.
+    fn legend_flow<DB: DrawingBackend>(
         self,
         area: &DrawingArea<DB, Shift>,
         rows: &[(String, Key)],
@@ -293,7 +305,8 @@ impl Look {
         Ok((at, (lines * row_h + 2 * px(4.0)).max(0) as u32))
     }
 
-    /// A legend laid out by `legend_flow`, drawn in `area` (below a plot).
+    /// A legend laid out by `legend_split`, drawn on its own background in
+    /// `area` (below a plot).
     pub(super) fn legend_below<DB: DrawingBackend>(
         self,
         area: &DrawingArea<DB, Shift>,
@@ -302,6 +315,7 @@ impl Look {
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let px = |v: f64| self.px(v) as i32;
         let (row_h, key_w, gap) = (px(16.0), px(18.0), px(6.0));
+        area.fill(&self.bg())?;
         let style = self.font(12.0).pos(Pos::new(HPos::Left, VPos::Center));
         for ((label, key), &(x, row)) in rows.iter().zip(at) {
             let (x, y) = (px(8.0) + x, px(4.0) + row * row_h + row_h / 2);
@@ -363,50 +377,6 @@ impl Look {
         }
         Ok(())
     }
-
-    /// The legend box in a corner of the plot. Drawn here rather than as
-    /// plotters' series labels, which measure text around the backend: in a
-    /// browser, a page layout per label.
-    pub(super) fn legend<DB: DrawingBackend>(
-        self,
-        chart: &Chart2d<'_, DB>,
-        rows: &[(String, Key)],
-        right: bool,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let area = chart.plotting_area().strip_coord_spec();
-        let font = self.font(12.0);
-        let mut text_w = 0;
-        for (label, _) in rows {
-            text_w = text_w.max(area.estimate_text_size(label, &font)?.0 as i32);
-        }
-        let px = |v: f64| self.px(v) as i32;
-        let (row_h, pad, key_w, gap) = (px(15.0), px(6.0), px(18.0), px(6.0));
-        let (w, h) = (
-            pad + key_w + gap + text_w + pad,
-            2 * pad + row_h * rows.len() as i32,
-        );
-        let x0 = if right {
-            area.dim_in_pixel().0 as i32 - w - px(5.0)
-        } else {
-            px(5.0)
-        };
-        let corners = [(x0, px(5.0)), (x0 + w, px(5.0) + h)];
-        area.draw(&Rectangle::new(corners, self.bg().mix(0.85).filled()))?;
-        area.draw(&Rectangle::new(
-            corners,
-            self.fg().mix(0.3).stroke_width(self.px(1.0)),
-        ))?;
-        for (i, (label, key)) in rows.iter().enumerate() {
-            let (x, y) = (x0 + pad, corners[0].1 + pad + row_h * i as i32 + row_h / 2);
-            self.key(&area, *key, (x, y), key_w)?;
-            let style = font.pos(Pos::new(HPos::Left, VPos::Center));
-            area.draw(&Text::new(label.as_str(), (x + key_w + gap, y), style))?;
-        }
-        Ok(())
-    }
 }
 
 /// How a legend row shows its series: a stretch of its line (with its dashes
@@ -419,7 +389,14 @@ pub(super) enum Key {
 }
 
 /// Each legend entry's left edge and row, and the legend's height.
-pub(super) type LegendFlow = (Vec<(i32, i32)>, u32);
+type LegendFlow = (Vec<(i32, i32)>, u32);
+
+/// A plot's area, its legend's below it, and each entry's place there.
+pub(super) type LegendSplit<DB> = (
+    DrawingArea<DB, Shift>,
+    DrawingArea<DB, Shift>,
+    Vec<(i32, i32)>,
+);
 
 /// The smallest a caption or an axis's description is drawn, in CSS pixels.
 const MIN_TEXT_SIZE: f64 = 9.0;

@@ -26,12 +26,17 @@ pub fn draw_windows<DB: DrawingBackend>(
         .flat_map(|g| g.2.iter().copied())
         .max()
         .unwrap_or(0) as f64
-        * 1.35
+        * 1.05
         + 1.0;
     let n = groups.len() as f64;
     let windows = KEP_WINDOWS_MS.len();
+    let legend: Vec<(String, Key)> = groups
+        .iter()
+        .map(|(name, color, _)| (name.clone(), Key::Patch(look.ink(*color).to_rgba())))
+        .collect();
+    let (plot, below, at) = look.legend_split(area, &legend)?;
     let mut chart = look.frame(
-        area,
+        &plot,
         "Restarts in the KEP's windows",
         0f64..windows as f64,
         0f64..y_max,
@@ -62,16 +67,14 @@ pub fn draw_windows<DB: DrawingBackend>(
         .y_labels(whole_ticks(y_max))
         .disable_x_mesh()
         .draw()?;
-    let mut legend = vec![];
-    for (gi, (name, color, counts)) in groups.into_iter().enumerate() {
+    for (gi, (_, color, counts)) in groups.into_iter().enumerate() {
         let (w, color) = (0.8 / n, look.ink(color));
         chart.draw_series(counts.iter().enumerate().map(move |(i, &c)| {
             let x0 = i as f64 + 0.1 + gi as f64 * w;
             Rectangle::new([(x0, 0.0), (x0 + w * 0.9, c as f64)], color.filled())
         }))?;
-        legend.push((name, Key::Patch(color.to_rgba())));
     }
-    look.legend(&chart, &legend, false)?;
+    look.legend_below(&below, &legend, &at)?;
     area.present()?;
     Ok(Axes::of(&chart, windows as f64, 1.0))
 }
