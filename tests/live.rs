@@ -88,7 +88,14 @@ fn through_proxy(stub: &Stub, mode: &str) {
         .next()
         .filter(|a| a.starts_with("127.0.0.1:"))
         .unwrap_or_else(|| panic!("kubectl {version} proxy said: {line}"));
-    let page = format!("http://{address}/ui/#live");
+    // With nodes, the link sets the cluster view's API servers (one
+    // replica, 400 + 200 in flight), which the load is set against.
+    let link = if mode == "nodes" {
+        "?capi=1,400,200,20ms"
+    } else {
+        ""
+    };
+    let page = format!("http://{address}/ui/{link}#live");
     let status = Command::new("node")
         .current_dir(&root)
         .args([

@@ -152,13 +152,19 @@ fn PodPart(p: &PartProps) -> Html {
     }
 }
 
-/// The cluster watch's body, assuming the kubelet the page's link sets.
+/// The cluster watch's body, assuming the kubelet the page's link sets, its
+/// load set against the cluster view's API servers.
 #[function_component]
 fn LivePart(p: &PartProps) -> Html {
-    let page = use_memo(p.link.clone(), |link| share::decode(link).0);
+    let page = use_memo(p.link.clone(), |link| {
+        let page = share::decode(link).0;
+        let api = share::cluster_inputs(&page.cluster).0.api_server;
+        (page, api)
+    });
+    let (page, api) = &*page;
     html! {
         <LivePanel version={page.inputs.spec.kubelet_version.unwrap_or_default()}
-            config={page.inputs.config.clone()} />
+            config={page.inputs.config.clone()} api={api.clone()} />
     }
 }
 

@@ -112,7 +112,18 @@ pub fn cluster_part_link(cluster: &ClusterLink, node_groups: &[crate::engine::Gr
 /// What the pod reader reads of the page: the kubelet, its version and the
 /// gate and field controls.
 pub fn pod_part_link(version: Option<KubeletVersion>, config: &KubeletConfig) -> String {
+    live_part_link(version, config, &ClusterLink::default())
+}
+
+/// The cluster watch's link: the pod reader's, and the cluster view's keys
+/// (its API servers, which the load now is set against).
+pub fn live_part_link(
+    version: Option<KubeletVersion>,
+    config: &KubeletConfig,
+    cluster: &ClusterLink,
+) -> String {
     share::encode(&Page {
+        cluster: cluster.clone(),
         inputs: Inputs {
             spec: ScenarioSpec {
                 kubelet_version: version,

@@ -43,6 +43,9 @@ const RETRY_FIRST_MS: u32 = 1_000;
 const RETRY_MAX_MS: u32 = 30_000;
 /// `410 Gone`: the version asked for is too old; list again.
 const GONE: u16 = 410;
+/// Where the load's API servers come from, and where to change them.
+const API_SERVERS_FROM: &str =
+    ". The API servers are the cluster view's: set their replicas and limits there.";
 /// The countdowns' tick.
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
@@ -52,6 +55,8 @@ const KEPT_MESSAGES: usize = 5;
 pub struct LivePanelProps {
     pub version: KubeletVersion,
     pub config: KubeletConfig,
+    /// The API servers the load is set against: the cluster view's.
+    pub api: ApiServer,
 }
 
 fn clock_ms() -> i64 {
@@ -595,8 +600,8 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     let loads = use_mut_ref(LoadCache::default);
     let load = {
         let live = state.live.clone();
-        use_memo(state.version, move |_| {
-            live.map(|l| load_now(&l.borrow(), &ApiServer::default(), &mut loads.borrow_mut()))
+        use_memo((state.version, p.api.clone()), move |(_, api)| {
+            live.map(|l| load_now(&l.borrow(), api, &mut loads.borrow_mut()))
         })
     };
     // Ranked once a render (each second, for the countdowns).
@@ -766,7 +771,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
             { for rows }
             if let Some(l) = load.as_ref().as_ref().filter(|l| !l.nodes.is_empty()) {
-                <p class="hint" id="live-load">{ load_words(l) }</p>
+                <p class="hint" id="live-load">{ load_words(l) }{ API_SERVERS_FROM }</p>
             }
             { for chosen }
             { for nodes }

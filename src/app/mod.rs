@@ -611,6 +611,14 @@ fn FullApp(full: &FullAppProps) -> Html {
         ),
         |(version, config)| lazy::pod_part_link(*version, config),
     );
+    let live_part_link = use_memo(
+        (
+            state.inputs.spec.kubelet_version,
+            state.inputs.config.clone(),
+            core.page.cluster.clone(),
+        ),
+        |(version, config, cluster)| lazy::live_part_link(*version, config, cluster),
+    );
     // The pod reader's "Explore … in the charts" and the audit's "show me",
     // as text from the second wasm; the same callbacks from render to render,
     // so that a slider move does not re-render the panels that hold them.
@@ -738,7 +746,7 @@ fn FullApp(full: &FullAppProps) -> Html {
                                 summary={html! { <h2 id="h-diagnose">{"Diagnose a real pod"}</h2> }} on_message={explore_pod.clone()} />
                         </section>
                         <section class="panel live" aria-labelledby="h-live">
-                            <LazyDetails part={Part::Live} id={LIVE_ID} open={live_open} link={(*pod_part_link).clone()} dark={dark}
+                            <LazyDetails part={Part::Live} id={LIVE_ID} open={live_open} link={(*live_part_link).clone()} dark={dark}
                                 summary={html! { <h2 id="h-live">{"Watch this cluster"}</h2> }} on_message={explore_pod} />
                         </section>
                         if step >= 2 {
