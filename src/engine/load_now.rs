@@ -5,7 +5,9 @@
 //! running as long as the median of their last runs, their starts spread),
 //! run through the request model for `HORIZON_MS`; its rate is what its two
 //! clients sent per second over the last `STEADY_MS`, by when the loops
-//! run at their cap: the rate crash loops settle at.
+//! run at their cap: the rate crash loops settle at. The busiest 10 s sums
+//! the nodes' windows each at its own moment: shifted to where the node's
+//! next restart falls in that stretch.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -17,6 +19,7 @@ use super::cluster::node_series;
 use super::config::{KubeletVersion, Semantics};
 use super::kubelets::ClientLimits;
 use super::live::Live;
+use super::pod::Epoch;
 use super::requests::{CLIENT_GO_DEFAULT_BURST, CLIENT_GO_DEFAULT_QPS};
 use super::scenario::{
     Group, Scenario, ScenarioSpec, BURST_RANGE, EVENT_LIMIT_RANGE, PODS_RANGE, QPS_RANGE,
@@ -57,8 +60,9 @@ pub struct LoadNow {
     /// for `secondsPerRequest`).
     pub seats_busy: f64,
     /// The busiest `LOAD_WINDOW_MS` of the last `STEADY_MS`, the nodes'
-    /// windows summed as they fall (nodes alike send alike: the cluster
-    /// view's sum of a class), in requests a second; and its seats busy.
+    /// windows summed, each node's shifted to where its next restart falls
+    /// in that stretch (nodes restarting together add up together), in
+    /// requests a second; and its seats busy.
     pub peak_requests_per_second: f64,
     pub peak_seats_busy: f64,
     /// The API servers it was set against.
@@ -87,23 +91,22 @@ struct NodeRate {
 
 /// The load of `live`'s crash loops on `api`.
 pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow {
-    // Each node's curve, looping pods and their last runs.
-    let mut by_node: Vec<(String, Workload, Vec<Ms>)> = vec![];
+    // Each node's curve, looping pods, their last runs, and its soonest
+    // next restart.
+    let mut by_node: Vec<(String, Workload, Vec<Ms>, Option<Epoch>)> = vec![];
     for p in live.pods() {
         let node = p.diagnosis_node().unwrap_or_default();
         let b = &live.assumption_of(p).backoff;
         let version = live.assumption_of(p).version;
         let limits = live.kubelet_of(p).map(|k| k.limits).unwrap_or_default();
-        let runs = p
-            .diagnosis
-            .containers
-            .iter()
-            .filter(|c| c.looping())
-            .filter_map(|c| c.run_ms);
-        match by_node.iter_mut().find(|(n, _, _)| n == node) {
-            Some((_, w, r)) => {
+        let looping = || p.diagnosis.containers.iter().filter(|c| c.looping());
+        let runs = looping().filter_map(|c| c.run_ms);
+        let next = looping().filter_map(|c| c.next_restart_at).min();
+        match by_node.iter_mut().find(|(n, _, _, _)| n == node) {
+            Some((_, w, r, soonest)) => {
                 w.4 += 1;
                 r.extend(runs);
+                *soonest = soonest.iter().copied().chain(next).min();
             }
             None => by_node.push((
                 node.to_owned(),
@@ -117,13 +120,14 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
                     limits,
                 ),
                 runs.collect(),
+                next,
             )),
         }
     }
     let mut windows = vec![0.0; STEADY_WINDOWS];
     let nodes: Vec<NodeLoad> = by_node
         .into_iter()
-        .map(|(node, mut w, mut runs)| {
+        .map(|(node, mut w, mut runs, next)| {
             runs.sort_unstable();
             let median = runs.get(runs.len() / 2).copied().unwrap_or(0);
             w.5 = median / RUN_STEP_MS * RUN_STEP_MS;
@@ -135,8 +139,14 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
                 .entry(w)
                 .or_insert_with(|| Rc::new(node_rate(w)))
                 .clone();
-            for (sum, r) in windows.iter_mut().zip(&rate.windows) {
-                *sum += r;
+            // The node's windows from where its next restart falls in the
+            // stretch: nodes whose loops restart together add up together,
+            // others at their own moments.
+            let phase = next.map_or(0, |t| {
+                (t.rem_euclid(STEADY_MS as Epoch) as u64 / LOAD_WINDOW_MS) as usize
+            });
+            for (i, r) in rate.windows.iter().enumerate() {
+                windows[(i + phase) % STEADY_WINDOWS] += r;
             }
             NodeLoad {
                 node,
@@ -237,10 +247,16 @@ mod tests {
         NodeAssumption, ObservedContainer, ObservedState, PodObservation, Terminated,
     };
 
+    const AT: i64 = 1_763_632_800_000; // 2025-11-20T10:00:00Z
+
     /// A pod on `node`, its app waiting to restart after `restarts`
     /// restarts, its last run 10:00:00–10:00:00 (it exits at once).
     fn looping(name: &str, node: &str, restarts: u64) -> Change {
-        const AT: i64 = 1_763_632_800_000; // 2025-11-20T10:00:00Z
+        looping_at(name, node, restarts, AT)
+    }
+
+    /// `looping`, its last run ending at `at`.
+    fn looping_at(name: &str, node: &str, restarts: u64, at: i64) -> Change {
         Change::Put {
             key: name.into(),
             fingerprint: restarts,
@@ -254,8 +270,8 @@ mod tests {
                     last_terminated: Some(Terminated {
                         exit_code: Some(1),
                         reason: "Error".into(),
-                        started_at: Some(AT),
-                        finished_at: Some(AT),
+                        started_at: Some(at),
+                        finished_at: Some(at),
                     }),
                     state: ObservedState::Waiting {
                         reason: "CrashLoopBackOff".into(),
@@ -336,6 +352,61 @@ mod tests {
         assert_eq!(load.peak_seats_busy, peak * 0.02);
         // Worked out once per workload.
         assert_eq!(cache.rates.len(), 2);
+    }
+
+    /// Nodes on kubelet 1.37 with a 30 s maximum from their /configz.
+    fn thirty_second_nodes(names: &[&str]) -> Live {
+        let mut live = Live::new(NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap());
+        for node in names {
+            live.apply(
+                Change::Node {
+                    name: (*node).into(),
+                    kubelet_version: "v1.37.1".into(),
+                },
+                0,
+            );
+            let read = crate::formats::kubelet_config::from_configz(
+                node,
+                Ok(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#),
+            );
+            live.apply(
+                Change::NodeConfig {
+                    name: (*node).into(),
+                    kubelet_version: "v1.37.1".into(),
+                    read,
+                },
+                0,
+            );
+        }
+        live
+    }
+
+    /// Two nodes alike, one pod each (the first test's node-b). One node's
+    /// busiest 10 s is a restart's 4 status requests and its 2 events
+    /// (Normal and Warning, one a type per 300 s or more past the spam
+    /// filter): 0.6 a second; its other windows hold at most a restart's
+    /// 4 (0.4). Exiting at the same moment, their next restarts (30 s on)
+    /// fall together: 1.2, twice one's. The second exiting 150 s later,
+    /// its windows are 15 later, and no two event windows are 150 s apart:
+    /// at most 0.6 + 0.4 = 1.0; and never less than their rate.
+    #[test]
+    fn nodes_add_up_at_their_own_moments() {
+        let peak = |second_exit: Option<i64>| {
+            let mut live = thirty_second_nodes(&["node-x", "node-y"]);
+            live.apply(looping_at("x-0", "node-x", 20, AT), 0);
+            if let Some(at) = second_exit {
+                live.apply(looping_at("y-0", "node-y", 20, at), 0);
+            }
+            let load = load_now(&live, &ApiServer::default(), &mut LoadCache::default());
+            (load.peak_requests_per_second, load.requests_per_second)
+        };
+        let (one, _) = peak(None);
+        assert_eq!(one, 0.6);
+        let (together, _) = peak(Some(AT));
+        assert_eq!(together, 1.2);
+        let (apart, rate) = peak(Some(AT + 150_000));
+        assert!(apart <= 1.0 + 1e-9, "{apart}");
+        assert!(apart >= rate, "{apart} against {rate}");
     }
 
     /// A node's clients' limits come from its /configz. 110 pods exiting
