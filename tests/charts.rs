@@ -185,5 +185,5 @@ fn legends_sit_below_the_plot() {
     );
     let half_hour = exploration(r#"{"model": "kubelet", "horizonMs": 1800000}"#);
     let windows = svg(|a| draw_windows(a, &data(&half_hour)).unwrap());
-    assert!(text_y(&windows, "today&apos;s default") > text_y(&windows, "window"));
+    assert!(text_y(&windows, "today&apos;s default") > text_y(&windows, "window (s)"));
 }

@@ -536,7 +536,7 @@ fn windows_table(state: &State) -> Html {
         .iter()
         .map(|s| kep_window_counts(&s.timeline.restarts_at_ms))
         .collect();
-    let head: Vec<&str> = ["window", "today's default"]
+    let head: Vec<&str> = ["window (s)", "today's default"]
         .into_iter()
         .chain(series.iter().map(|s| s.label))
         .collect();
@@ -548,7 +548,7 @@ fn windows_table(state: &State) -> Html {
                 KEP_WINDOWS_MS[i - 1] / 1000
             };
             [
-                format!("{from}–{} s", KEP_WINDOWS_MS[i] / 1000),
+                format!("{from}–{}", KEP_WINDOWS_MS[i] / 1000),
                 reference[i].to_string(),
             ]
             .into_iter()

@@ -45,7 +45,9 @@ pub fn draw_windows<DB: DrawingBackend>(
     let names: Vec<String> = KEP_WINDOWS_MS
         .iter()
         .map(|&b| {
-            let s = format!("{}–{} s", prev / 1000, b / 1000);
+            // The unit in the axis's words: "70–150 s150–310 s" ran together
+            // on a 360 px phone.
+            let s = format!("{}–{}", prev / 1000, b / 1000);
             prev = b;
             s
         })
@@ -59,7 +61,7 @@ pub fn draw_windows<DB: DrawingBackend>(
         }
     };
     look.mesh(&mut chart)
-        .x_desc("window")
+        .x_desc("window (s)")
         .y_desc("restarts")
         .x_labels(windows * 2 + 1)
         .x_label_formatter(&label)
