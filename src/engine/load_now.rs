@@ -301,31 +301,7 @@ mod tests {
     /// no less than their rate over the 600 s.
     #[test]
     fn a_nodes_crash_loops_at_their_cap_on_its_own_curve() {
-        let fallback = NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap();
-        let mut live = Live::new(fallback);
-        for node in ["node-b", "node-c"] {
-            live.apply(
-                Change::Node {
-                    name: node.into(),
-                    kubelet_version: "v1.37.1".into(),
-                },
-                0,
-            );
-            live.apply(
-                Change::NodeConfig {
-                    name: node.into(),
-                    kubelet_version: "v1.37.1".into(),
-                    read: Ok(
-                        serde_json::from_str::<crate::engine::config::KubeletConfig>(
-                            r#"{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}"#,
-                        )
-                        .unwrap()
-                        .into(),
-                    ),
-                },
-                0,
-            );
-        }
+        let mut live = nodes_on(&["node-b", "node-c"], THIRTY_SECONDS);
         live.apply(looping("b-0", "node-b", 20), 0);
         live.apply(looping("c-0", "node-c", 20), 0);
         live.apply(looping("c-1", "node-c", 20), 0);
@@ -354,8 +330,12 @@ mod tests {
         assert_eq!(cache.rates.len(), 2);
     }
 
-    /// Nodes on kubelet 1.37 with a 30 s maximum from their /configz.
-    fn thirty_second_nodes(names: &[&str]) -> Live {
+    /// A 30 s maximum, as a kubelet's /configz says it.
+    const THIRTY_SECONDS: &str =
+        r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#;
+
+    /// Nodes on kubelet 1.37, each configured as `configz` says.
+    fn nodes_on(names: &[&str], configz: &str) -> Live {
         let mut live = Live::new(NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap());
         for node in names {
             live.apply(
@@ -365,10 +345,7 @@ mod tests {
                 },
                 0,
             );
-            let read = crate::formats::kubelet_config::from_configz(
-                node,
-                Ok(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#),
-            );
+            let read = crate::formats::kubelet_config::from_configz(node, Ok(configz));
             live.apply(
                 Change::NodeConfig {
                     name: (*node).into(),
@@ -392,7 +369,7 @@ mod tests {
     #[test]
     fn nodes_add_up_at_their_own_moments() {
         let peak = |second_exit: Option<i64>| {
-            let mut live = thirty_second_nodes(&["node-x", "node-y"]);
+            let mut live = nodes_on(&["node-x", "node-y"], THIRTY_SECONDS);
             live.apply(looping_at("x-0", "node-x", 20, AT), 0);
             if let Some(at) = second_exit {
                 live.apply(looping_at("y-0", "node-y", 20, at), 0);
@@ -419,30 +396,13 @@ mod tests {
     #[test]
     fn a_nodes_own_client_limits_hold_its_load() {
         let rate = |configz: &str| {
-            let mut live = Live::new(NodeAssumption::new(KubeletVersion::V1_37, None, "").unwrap());
-            live.apply(
-                Change::Node {
-                    name: "node-q".into(),
-                    kubelet_version: "v1.37.1".into(),
-                },
-                0,
-            );
-            let read = crate::formats::kubelet_config::from_configz("node-q", Ok(configz));
-            live.apply(
-                Change::NodeConfig {
-                    name: "node-q".into(),
-                    kubelet_version: "v1.37.1".into(),
-                    read,
-                },
-                0,
-            );
+            let mut live = nodes_on(&["node-q"], configz);
             for i in 0..110 {
                 live.apply(looping(&format!("p-{i}"), "node-q", 20), 0);
             }
             load_now(&live, &ApiServer::default(), &mut LoadCache::default()).requests_per_second
         };
-        let free =
-            rate(r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"}}}"#);
+        let free = rate(THIRTY_SECONDS);
         assert!(free >= 6_160.0 / 600.0, "{free}");
         let held = rate(
             r#"{"kubeletconfig":{"crashLoopBackOff":{"maxContainerRestartPeriod":"30s"},"kubeAPIQPS":1,"kubeAPIBurst":1}}"#,
