@@ -97,7 +97,7 @@ try {
   for (const i of [0, 1]) {
     const [host, app] = await page.evaluate((i) => {
       const el = document.querySelectorAll("crashloop-explorer")[i];
-      return [el.getBoundingClientRect().height, el.shadowRoot.querySelector("main.app").getBoundingClientRect().height];
+      return [el.getBoundingClientRect().height, el.shadowRoot.querySelector(".app").getBoundingClientRect().height];
     }, i);
     check(app > 300 && Math.abs(host - app) <= 1, `explorer ${i}: element ${host}px tall, its app ${app}px`);
   }

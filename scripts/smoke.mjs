@@ -230,6 +230,15 @@ for (const [query, width] of ["", "?view=job", "?view=cluster"].flatMap((q) => [
   });
   if (cut.length) fail(`${width} px${query ? ", " + query : ""}: past the page's or its list's edge: ${cut.join(", ")}`);
   else console.log(`${width} px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
+  // On a phone the claims audit and the Job's pods are cards: no column
+  // off to the side, even in a box that scrolls (the pods' "what happened"
+  // once was).
+  if (width < 600) {
+    const wide = await page.evaluate(() => [...document.querySelectorAll("main.app #job-pods, main.app .audit table")]
+      .filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .map((t) => `${t.id || "the audit's table"} to ${Math.round(t.getBoundingClientRect().right)} px`));
+    if (wide.length) fail(`${width} px${query ? ", " + query : ""}: a column off to the side: ${wide.join(", ")}`);
+  }
   // The results' boxes (panels and charts) share one right edge: the
   // panels once stopped at 744 px beside charts of 820.
   const edges = await page.evaluate(() => [...document.querySelectorAll("main.app .results > .panel, main.app .results > figure.chart")]

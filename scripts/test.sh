@@ -3,7 +3,7 @@
 # tests, the readers fuzzed (AFL++, 10 s each), the browser tests in Chromium, Firefox and WebKit (BROWSERS narrows
 # them), the release build, and that build loaded under its
 # Content-Security-Policy in each engine (the custom element too), axe-core's
-# contrast rule on it, its cluster watch through kubectl proxy, and a Hugo
+# WCAG A and AA rules on it, its cluster watch through kubectl proxy, and a Hugo
 # docs site that embeds it.
 source "$(dirname "$0")/env.sh"
 setup_test_tools
@@ -78,7 +78,7 @@ server=$!
 trap 'kill $server 2>/dev/null' EXIT
 sleep 1
 node scripts/smoke.mjs "http://127.0.0.1:$port/"
-say "colour contrast (axe-core) in light, dark and forced colours"
+say "accessibility (axe-core: WCAG A and AA, best practices) in light, dark, forced colours and at 390 px"
 node scripts/axe.mjs "http://127.0.0.1:$port/"
 say "the cluster watch through real kubectl proxy --www, in headless Chromium"
 cargo test --test live -- --ignored

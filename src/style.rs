@@ -16,9 +16,9 @@
 const SOURCE: &str = include_str!("../static/style.css");
 
 const LEN: usize = minified_len(SOURCE.as_bytes(), false);
-const BYTES: [u8; LEN] = minified(SOURCE.as_bytes(), false);
+static BYTES: [u8; LEN] = minified(SOURCE.as_bytes(), false);
 const ELEMENT_LEN: usize = minified_len(SOURCE.as_bytes(), true);
-const ELEMENT_BYTES: [u8; ELEMENT_LEN] = minified(SOURCE.as_bytes(), true);
+static ELEMENT_BYTES: [u8; ELEMENT_LEN] = minified(SOURCE.as_bytes(), true);
 
 /// The minified stylesheet: the page's, and the JS API's `mount`.
 pub const STYLESHEET: &str = text(&BYTES);

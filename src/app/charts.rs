@@ -452,7 +452,7 @@ fn data_table(head: &[&str], rows: Vec<Vec<String>>, total: usize) -> Html {
         <>
             // Scrolled on its own where it is wider than the page (the load
             // chart's kinds, on a phone).
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="data">
                     <thead><tr>{ for head.iter().map(|h| html! { <th>{ *h }</th> }) }</tr></thead>
                     <tbody>{ for rows.into_iter().map(|row| html! {

@@ -646,14 +646,13 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                     <Slider id="cluster-replicas" label="replicas" positions={REPLICA_STOPS.len()}
                         position={nearest_stop(REPLICA_STOPS, u64::from(i.api_server.replicas))} display={i.api_server.replicas.to_string()}
                         onchange={send_stop(&state, REPLICA_STOPS, ClusterAction::Replicas)} />
-                    <div class="row">
-                        <TextField id="cluster-inflight" label={html! {<code>{"--max-requests-inflight"}</code>}}
-                            value={state.refused.text(NumberField::Inflight, || i.api_server.max_requests_inflight.to_string())} placeholder="400"
-                            oninput={send(&state, ClusterAction::Inflight)} error={state.refused.error(NumberField::Inflight)} />
-                        <TextField id="cluster-mutating" label={html! {<code>{"--max-mutating-requests-inflight"}</code>}}
-                            value={state.refused.text(NumberField::Mutating, || i.api_server.max_mutating_requests_inflight.to_string())} placeholder="200"
-                            oninput={send(&state, ClusterAction::Mutating)} error={state.refused.error(NumberField::Mutating)} />
-                    </div>
+                    // One a line: side by side, the flags' names broke at their hyphens.
+                    <TextField id="cluster-inflight" label={html! {<code>{"--max-requests-inflight"}</code>}}
+                        value={state.refused.text(NumberField::Inflight, || i.api_server.max_requests_inflight.to_string())} placeholder="400"
+                        oninput={send(&state, ClusterAction::Inflight)} error={state.refused.error(NumberField::Inflight)} />
+                    <TextField id="cluster-mutating" label={html! {<code>{"--max-mutating-requests-inflight"}</code>}}
+                        value={state.refused.text(NumberField::Mutating, || i.api_server.max_mutating_requests_inflight.to_string())} placeholder="200"
+                        oninput={send(&state, ClusterAction::Mutating)} error={state.refused.error(NumberField::Mutating)} />
                     <Slider id="cluster-seat" label="each request holds a seat for" positions={SEAT_STOPS_MS.len()}
                         position={nearest_stop(SEAT_STOPS_MS, (spr * 1_000.0).round() as u64)} display={format_human_ms((spr * 1_000.0).round() as u64)}
                         onchange={send_stop(&state, SEAT_STOPS_MS, ClusterAction::SeatMs)}
@@ -688,7 +687,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                 </dl>
                 <DrawnCanvas<ChartOf> id="chart-cluster" heights={(300, 300)} data={ChartOf::Load(shown.clone(), spr)} dark={p.dark}
                     alt="The system priority level's seats busy over time, for all API servers, against its seats: today's default, this setting and each compared curve" />
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="summary" id="cluster-curves">
                         <caption>{"Each kubelet curve on these nodes"}</caption>
                         <thead><tr><th>{"kubelet"}</th><th>{"peak requests"}</th><th>{"seats busy at peak"}</th><th>{"over the seats for"}</th></tr></thead>
@@ -699,7 +698,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                         </tbody>
                     </table>
                 </div>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="summary" id="cluster-classes">
                         <caption>{"Each node class, on this configuration"}</caption>
                         <thead><tr><th>{"node class"}</th><th>{"nodes"}</th><th>{"one node's peak"}</th><th>{"the class's peak"}</th><th>{"kubelet rate limiter"}</th></tr></thead>
@@ -745,7 +744,7 @@ pub fn ClusterView(p: &ClusterViewProps) -> Html {
                             <div class="setting-snippet">
                                 <h3>{ s.platform.clone() }</h3>
                                 if let Some(text) = &s.text {
-                                    <pre class="manifest" id={format!("setting-snippet-{i}")}>{ text.clone() }</pre>
+                                    <pre class="manifest" id={format!("setting-snippet-{i}")} tabindex="0">{ text.clone() }</pre>
                                     <CopyButton id={format!("copy-setting-snippet-{i}")} text={text.clone()} />
                                 }
                                 <p class="fineprint">{ s.source.clone() }</p>

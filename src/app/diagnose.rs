@@ -399,7 +399,7 @@ pub fn PodPanel(p: &PodPanelProps) -> Html {
                 }
             });
             html! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table id="pod-ranking">
                         <caption>{ format!("{} pods, soonest restart first: click one for its diagnosis", a.pods.len()) }</caption>
                         <thead><tr><th>{"#"}</th><th>{"pod"}</th><th>{"next restart"}</th><th>{"state"}</th><th>{"restarts"}</th></tr></thead>
@@ -512,7 +512,7 @@ pub fn container_view(
                 <ul class="notes">{ for c.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }</ul>
             }
             if !c.alternatives.is_empty() {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table id={format!("{prefix}-alternatives-{i}")}>
                         <caption>{"What would change"}</caption>
                         <thead><tr><th>{"configuration"}</th><th>{"wait now"}</th><th>{"next restart"}</th><th>{"restarts in the next hour"}</th></tr></thead>

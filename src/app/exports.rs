@@ -91,12 +91,12 @@ pub fn ExportPanel(p: &ExportProps) -> Html {
                 <p class="hint">{"A custom what-if curve has no KubeletConfiguration; this is the configuration the gate and field controls hold."}</p>
             }
             <div class="snippet">
-                <pre id="kubelet-config-yaml">{ yaml.clone() }</pre>
+                <pre id="kubelet-config-yaml" tabindex="0">{ yaml.clone() }</pre>
                 <CopyButton id="copy-kubelet-config" text={yaml.clone()} />
             </div>
             if let Some(flag) = flag {
                 <div class="snippet">
-                    <pre id="feature-gates-flag">{ flag.clone() }</pre>
+                    <pre id="feature-gates-flag" tabindex="0">{ flag.clone() }</pre>
                     <CopyButton id="copy-feature-gates" text={flag.clone()} />
                 </div>
                 <p class="hint">{"crashLoopBackOff.maxContainerRestartPeriod has no command-line flag; set it in the KubeletConfiguration file."}</p>

@@ -26,6 +26,9 @@ use crate::engine::Ms;
 use crate::formats::manifest::{job_manifest_yaml, parse_job_manifest};
 use crate::inputs::JobInputs;
 
+/// The pods table's columns after the pod's name, as its header names them.
+const POD_COLUMNS: [&str; 5] = ["index", "ran", "result", "rule", "what happened"];
+
 pub const POD_RUN_STOPS_MS: &[Ms] = &[
     1_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
 ];
@@ -435,7 +438,7 @@ fn error_list(errors: Vec<String>) -> Html {
     if errors.is_empty() {
         return html! {};
     }
-    html! { <ul class="field-errors" role="alert">{ for errors.into_iter().map(|e| html! { <li>{ e }</li> }) }</ul> }
+    html! { <div role="alert"><ul class="field-errors">{ for errors.into_iter().map(|e| html! { <li>{ e }</li> }) }</ul></div> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -660,16 +663,18 @@ pub fn JobView(p: &JobViewProps) -> Html {
                     }
                     <DrawnCanvas<Gantt> id="chart-job" heights={(260, 208)} data={Gantt(run.clone())} dark={p.dark}
                         alt="The Job's pods over time (by index for an Indexed Job), coloured by how each ended" />
-                    <div class="table-scroll">
-                        <table class="pods" id="job-pods">
-                            <thead><tr><th>{"pod"}</th>if run.indexed { <th>{"index"}</th> }<th>{"ran"}</th><th>{"result"}</th><th>{"rule"}</th><th>{"what happened"}</th></tr></thead>
+                    <div class="table-scroll" tabindex="0">
+                        // On a phone a pod is a card, each cell under its
+                        // column's name (the stylesheet reads `data-label`).
+                        <table class="pods cards" id="job-pods">
+                            <thead><tr><th>{"pod"}</th>if run.indexed { <th>{POD_COLUMNS[0]}</th> }<th>{POD_COLUMNS[1]}</th><th>{POD_COLUMNS[2]}</th><th>{POD_COLUMNS[3]}</th><th>{POD_COLUMNS[4]}</th></tr></thead>
                             <tbody>{ for run.pods.iter().take(200).map(|p| html! {
                                 <tr>
-                                    <td><code>{ p.name.clone() }</code></td>if run.indexed { <td>{ p.index }</td> }
-                                    <td>{ units_kept(&format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms))) }</td>
-                                    <td>{ result_word(p.result) }</td>
-                                    <td>{ p.rule.map_or_else(|| "—".to_owned(), |r| format!("rules[{r}]")) }</td>
-                                    <td>{ breakable(&p.detail) }</td>
+                                    <td><code>{ p.name.clone() }</code></td>if run.indexed { <td data-label={POD_COLUMNS[0]}>{ p.index }</td> }
+                                    <td data-label={POD_COLUMNS[1]}>{ units_kept(&format!("{} – {}", format_human_ms(p.start_ms), format_human_ms(p.end_ms))) }</td>
+                                    <td data-label={POD_COLUMNS[2]}>{ result_word(p.result) }</td>
+                                    <td data-label={POD_COLUMNS[3]}>{ p.rule.map_or_else(|| "—".to_owned(), |r| format!("rules[{r}]")) }</td>
+                                    <td class="wide" data-label={POD_COLUMNS[4]}>{ breakable(&p.detail) }</td>
                                 </tr>
                             }) }</tbody>
                         </table>
@@ -792,7 +797,7 @@ pub fn JobView(p: &JobViewProps) -> Html {
                         oninput={send(&state, JobAction::Paste)} error={state.paste_error.clone().map(AttrValue::from)} />
                     <button type="button" id="job-load" onclick={send(&state, |_: MouseEvent| JobAction::LoadPaste)}>{"Load the manifest"}</button>
                     <h3>{"This Job as a manifest"}</h3>
-                    <pre class="manifest" id="job-manifest">{ manifest_yaml.clone() }</pre>
+                    <pre class="manifest" id="job-manifest" tabindex="0">{ manifest_yaml.clone() }</pre>
                     <CopyButton id="copy-job-manifest" text={manifest_yaml} />
                 </section>
             </div>

@@ -665,7 +665,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
                 .collect::<Vec<_>>()
         });
         html! {
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table id="live-pods" class={classes!(stale.then_some("stale"))}>
                     <caption>{ if stale {
                         format!("{} crash-looping pods when the watch was last up: not live now", pods.len())
@@ -723,7 +723,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         });
         html! {
             <>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table id="live-nodes">
                         <caption>{ format!("{} nodes: each pod diagnosed on its own node's kubelet, and whether the restarts seen follow its curve", verdicts.len()) }</caption>
                         <thead><tr><th>{"node"}</th><th>{"verdict"}</th><th>{"kubelet"}</th><th>{"curve from"}</th><th>{"looping pods"}</th><th>{"back-offs seen"}</th><th>{"requests/s"}</th></tr></thead>

@@ -441,17 +441,24 @@ impl Core {
         let open_full = html! {
             <p class="fineprint"><a href={full} target="_blank" rel="noopener" id="open-full">{"Open in crashloop-explorer"}</a></p>
         };
+        // The element sits in someone else's page, which has its own main
+        // landmark: it adds none, nor a "Results" region per element.
+        let (tag, results_label) = if R::EMBED_ONLY {
+            ("div", None)
+        } else {
+            ("main", Some("Results"))
+        };
         if let Some(part) = self.part_slot(*self.view) {
             return html! {
-                <main class="app embed" ref={self.root.clone()}>
+                <@{tag} class="app embed" ref={self.root.clone()}>
                     { for banner }
                     { part }
                     { open_full }
-                </main>
+                </@>
             };
         }
         html! {
-            <main class="app embed" ref={self.root.clone()}>
+            <@{tag} class="app embed" ref={self.root.clone()}>
                 { for banner }
                 <Headline state={state.clone()} />
                 <div class="layout">
@@ -463,7 +470,7 @@ impl Core {
                             <ApiPanel<R> state={state.clone()} slice={api_slice(state)} />
                         </div>
                     </ContextProvider<Embed>>
-                    <section class="results" aria-label="Results">
+                    <section class="results" aria-label={results_label}>
                         <Chart chart={charts::RESTARTS} state={state.clone()} dark={dark} />
                         <Chart chart={charts::LOAD} state={state.clone()} dark={dark} />
                         <SummaryTable state={state.clone()} />
@@ -471,7 +478,7 @@ impl Core {
                     </section>
                 </div>
                 <Announce state={state.clone()} />
-            </main>
+            </@>
         }
     }
 }

@@ -617,14 +617,14 @@ pub fn AuditTable(p: &AuditProps) -> Html {
             <tr id={format!("claim-{}", c.id)}>
                 // Kubernetes' long names break between their words, so that
                 // the table fits its panel.
-                <td><span class="kep">{ c.kep }</span><br/><small>{ breakable(c.section) }</small></td>
-                <td><q>{ breakable(c.quote) }</q><br/><small>{"assuming "}{ breakable(&c.assumptions) }</small></td>
+                <td class="wide"><span class="kep">{ c.kep }</span><br/><small>{ breakable(c.section) }</small></td>
+                <td class="wide"><q>{ breakable(c.quote) }</q><br/><small>{"assuming "}{ breakable(&c.assumptions) }</small></td>
                 // On a phone a row is a card, each figure under its
                 // column's name (the stylesheet reads `data-label`).
                 <td data-label={AUDIT_COLUMNS[2]}>{ breakable(&c.kep_value) }</td>
                 <td data-label={AUDIT_COLUMNS[3]}>{ breakable(&c.recomputed) }</td>
-                <td data-label={AUDIT_COLUMNS[4]}><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ breakable(&c.why) }</small></td>
-                <td>
+                <td class="wide" data-label={AUDIT_COLUMNS[4]}><span class="verdict" data-verdict={verdict}>{ word }</span><br/><small>{ breakable(&c.why) }</small></td>
+                <td class="wide">
                     if let Some(job) = &c.job {
                         // A Job claim opens the Job view with its manifest and script.
                         <a class="show-me" id={format!("show-{}", c.id)} href={job_link(job)}>{"show me"}</a>
@@ -639,9 +639,9 @@ pub fn AuditTable(p: &AuditProps) -> Html {
     html! {
         <>
         <p class="hint" id="audit-count">{ format!("{} claims, each recomputed by the engine.", claims.len()) }</p>
-        <div class="table-scroll">
-            <table>
-                <thead><tr>{ for AUDIT_COLUMNS.iter().map(|c| html! { <th>{ *c }</th> }) }<th></th></tr></thead>
+        <div class="table-scroll" tabindex="0">
+            <table class="cards">
+                <thead><tr>{ for AUDIT_COLUMNS.iter().map(|c| html! { <th>{ *c }</th> }) }<th><span class="visually-hidden">{"scenario"}</span></th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </div>
@@ -877,7 +877,7 @@ pub fn SummaryTable(p: &PanelProps) -> Html {
             <>
             <table class="summary" id="summary">
                 <caption>{"Figures for the node"}</caption>
-                <thead><tr><th></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
+                <thead><tr><th><span class="visually-hidden">{"figure"}</span></th><th>{ crate::chart::LIVE_LABEL }</th><th>{"today's default"}</th><th>{"excess"}</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|(id, label, pick, first5)| row(id, label.clone(), &|s: &Summary| pick(if *first5 { &s.first5m } else { &s.horizon }))) }
                     { for kinds.iter().map(|(id, label, k)| row(id, label.clone(), &by_kind(*k))) }
@@ -964,7 +964,7 @@ pub fn CompareTable(p: &PanelProps) -> Html {
         html! {
             <table class="summary" id="compare-table">
                 <caption>{"Compared, per pod"}</caption>
-                <thead><tr><th></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
+                <thead><tr><th><span class="visually-hidden">{"curve"}</span></th><th>{"restarts, first 5 min"}</th><th>{ format!("restarts, {}", format_human_ms(live.horizon_ms)) }</th><th>{"busiest 10 s, node requests"}</th></tr></thead>
                 <tbody>
                     { for rows.enumerate().map(|(i, (label, t))| match t {
                         Some(t) => html! { <tr>
