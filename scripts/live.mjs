@@ -140,6 +140,9 @@ try {
   // so that the count below is of a settled page.
   await tab.waitForFunction(() => /the nodes could not be listed/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
     .catch(() => fail("the nodes' 404 was not said"));
+  // Said once: "(HTTP 404 Not Found)", not "(HTTP 404 Not Found, 404)".
+  const said = await tab.textContent("#live-messages").catch(() => "");
+  if (!/the nodes could not be listed \(HTTP 404 Not Found\)/.test(said)) fail(`the nodes' 404: ${said}`);
   // The countdowns tick without a new request.
   const before = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
   await tab.waitForTimeout(2_100);

@@ -207,7 +207,10 @@ async fn get(url: &str, signal: &web_sys::AbortSignal) -> Result<web_sys::Respon
     } else {
         Err((
             response.status(),
-            format!("HTTP {} {}", response.status(), response.status_text()),
+            // HTTP/2 answers carry no reason phrase.
+            format!("HTTP {} {}", response.status(), response.status_text())
+                .trim_end()
+                .to_owned(),
         ))
     }
 }
@@ -434,10 +437,10 @@ async fn follow(
                         ));
                     }
                 }
-                Err((code @ (403 | 404), e)) if !pods => {
+                Err((403 | 404, e)) if !pods => {
                     if alive() {
                         state.dispatch(Msg::Say(format!(
-                            "the nodes could not be listed ({e}, {code}): each pod is diagnosed on the kubelet chosen above; a node's kubelet needs get, list and watch on nodes"
+                            "the nodes could not be listed ({e}): each pod is diagnosed on the kubelet chosen above; a node's kubelet needs get, list and watch on nodes"
                         )));
                     }
                     return;
