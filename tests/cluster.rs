@@ -5,7 +5,8 @@
 
 use crashloop_explorer::engine::apf::{seats, ApiServer};
 use crashloop_explorer::engine::cluster::{
-    evaluate, recommend, snippets, Cluster, Constraints, NodeClass,
+    evaluate, evaluate_by, node_series, recommend, snippets, ClassSums, Cluster, Constraints,
+    NodeClass,
 };
 use crashloop_explorer::engine::{Scenario, ScenarioSpec};
 
@@ -97,6 +98,46 @@ fn a_spread_rollout_is_the_node_averaged_over_the_spread() {
             .sum();
         assert_eq!(got, sum * 6 / 3, "window {w}");
     }
+}
+
+#[test]
+fn class_sums_kept_from_move_to_move_give_the_fresh_answer() {
+    use std::rc::Rc;
+    let spec = ScenarioSpec {
+        pods: Some(1),
+        ..ScenarioSpec::default()
+    };
+    let node = Rc::new(node_series(
+        &Scenario::try_from(spec.clone()).expect("valid"),
+    ));
+    // One node series for every class, as the view's cache gives it.
+    let same = |_: &Scenario| node.clone();
+    let mut sums = ClassSums::default();
+    // A class at once and one spread over 30 s (3 windows); then the first
+    // class's node count moved, and moved back.
+    for first in [4, 6, 4] {
+        let c = cluster(vec![
+            class(first, spec.clone(), 0),
+            class(6, spec.clone(), 30_000),
+        ]);
+        assert_eq!(
+            evaluate_by(&c, same, &mut sums),
+            evaluate(&c),
+            "{first} nodes"
+        );
+    }
+    // Another move of the first class: the spread class's sum is the one
+    // kept, not made again (a new one would be found first).
+    let len = node.sent.sent_per_window.len() + 2;
+    let kept = sums.get(&node, 6, 3, len);
+    let moved = cluster(vec![class(5, spec.clone(), 0), class(6, spec, 30_000)]);
+    evaluate_by(&moved, same, &mut sums);
+    assert!(Rc::ptr_eq(&kept, &sums.get(&node, 6, 3, len)));
+    // Window 1 carries (node[1] + node[0]) · 6 / 3.
+    let w = &node.sent.sent_per_window;
+    assert_eq!(kept[1], (w[0] + w[1]) * 6 / 3);
+    // Another count is another sum.
+    assert_eq!(sums.get(&node, 3, 3, len)[1], w[0] + w[1]);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::cluster::{node_series, NodeSeries};
+use crate::engine::cluster::{node_series, ClassSums, NodeSeries};
 use crate::engine::runs::{jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{node_timeline, pod_runs, PodKey, PodRuns, Scenario, Timeline};
 
@@ -162,7 +162,10 @@ mod tests {
 /// or a spread, or a compared curve in and out, re-sums them instead of
 /// running the kubelet again (a day at a 1 s cap is milliseconds a node).
 #[derive(Debug, Clone, Default)]
-pub struct SeriesCache(Rc<std::cell::RefCell<Vec<CachedSeries>>>);
+pub struct SeriesCache(Rc<std::cell::RefCell<Vec<CachedSeries>>>, SharedSums);
+
+/// The classes' sums of those nodes, kept the same way (`ClassSums`).
+pub type SharedSums = Rc<std::cell::RefCell<ClassSums>>;
 
 type CachedSeries = (Scenario, Rc<NodeSeries>);
 
@@ -183,6 +186,11 @@ impl SeriesCache {
         cache.insert(0, (s.clone(), series.clone()));
         cache.truncate(SERIES_ENTRIES);
         series
+    }
+
+    /// The classes' sums kept beside the nodes.
+    pub fn sums(&self) -> SharedSums {
+        self.1.clone()
     }
 }
 

@@ -269,8 +269,14 @@ impl ClusterState {
     /// Works the inputs out again; on an error, the last good result stays.
     fn derive(mut self) -> Self {
         let cache = self.cache.clone();
+        let sums = cache.sums();
         let worked = self.inputs.cluster().and_then(|cluster| {
-            let shown = show_by(&cluster, &self.inputs.compared, |s| cache.series(s))?;
+            let shown = show_by(
+                &cluster,
+                &self.inputs.compared,
+                |s| cache.series(s),
+                &mut sums.borrow_mut(),
+            )?;
             Ok((cluster, shown))
         });
         match worked {

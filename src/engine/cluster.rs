@@ -190,6 +190,62 @@ fn spread_sum(node: &[u64], nodes: u32, spread: usize, len: usize) -> Vec<u64> {
     out
 }
 
+/// Classes' sums (`spread_sum` of a node series) kept from one evaluation
+/// to the next: a move of one class's node count re-sums that class only,
+/// not the spread classes beside it on every curve shown (issue 47: the
+/// 3 × 5,000-node move over its frame).
+#[derive(Debug, Default)]
+pub struct ClassSums(Vec<ClassSum>);
+
+/// A sum and what it was made of; holding the node series keeps its
+/// address from being reused by another.
+#[derive(Debug)]
+struct ClassSum {
+    node: Rc<NodeSeries>,
+    nodes: u32,
+    spread: usize,
+    len: usize,
+    sum: Rc<[u64]>,
+}
+
+/// Sums kept: every class on every curve of a few moves' views.
+const CLASS_SUMS: usize = 32;
+
+impl ClassSums {
+    /// `node`'s series over `nodes` nodes spread over `spread` windows, in
+    /// `len` windows: kept, or summed and kept.
+    pub fn get(
+        &mut self,
+        node: &Rc<NodeSeries>,
+        nodes: u32,
+        spread: usize,
+        len: usize,
+    ) -> Rc<[u64]> {
+        let same = |k: &ClassSum| {
+            Rc::ptr_eq(&k.node, node) && (k.nodes, k.spread, k.len) == (nodes, spread, len)
+        };
+        if let Some(i) = self.0.iter().position(same) {
+            let hit = self.0.remove(i);
+            let sum = hit.sum.clone();
+            self.0.insert(0, hit);
+            return sum;
+        }
+        let sum: Rc<[u64]> = spread_sum(&node.sent.sent_per_window, nodes, spread, len).into();
+        self.0.insert(
+            0,
+            ClassSum {
+                node: node.clone(),
+                nodes,
+                spread,
+                len,
+                sum: sum.clone(),
+            },
+        );
+        self.0.truncate(CLASS_SUMS);
+        sum
+    }
+}
+
 /// `spread_sum` added into `out`.
 fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
     let n = u64::from(nodes);
@@ -275,21 +331,27 @@ pub fn node_series(s: &Scenario) -> NodeSeries {
 
 /// The cluster's load over the longest class horizon (plus any spread).
 pub fn evaluate(cluster: &Cluster) -> ClusterResult {
-    evaluate_by(cluster, |s| Rc::new(node_series(s)))
+    evaluate_by(
+        cluster,
+        |s| Rc::new(node_series(s)),
+        &mut ClassSums::default(),
+    )
 }
 
 /// `evaluate`, each class's node from `series` (a cache: a node count or a
-/// spread moved re-sums the node's series without running it again).
+/// spread moved re-sums the node's series without running it again) and
+/// its sum from `sums` (a class left alone is not re-summed).
 pub fn evaluate_by(
     cluster: &Cluster,
     mut series: impl FnMut(&Scenario) -> Rc<NodeSeries>,
+    sums: &mut ClassSums,
 ) -> ClusterResult {
     let timelines: Vec<_> = cluster
         .node_classes
         .iter()
         .map(|c| series(&c.scenario))
         .collect();
-    evaluate_series(cluster, &timelines)
+    evaluate_series(cluster, &timelines, sums)
 }
 
 /// Each class's spread, in windows.
@@ -311,7 +373,11 @@ fn span<'a>(series: impl Iterator<Item = &'a NodeSent>, spreads: &[usize]) -> us
 }
 
 /// The cluster's load from each class's node series, in the classes' order.
-fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterResult {
+fn evaluate_series(
+    cluster: &Cluster,
+    timelines: &[Rc<NodeSeries>],
+    sums: &mut ClassSums,
+) -> ClusterResult {
     let api = &cluster.api_server;
     let per_s = |r: u64| r as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
     let spreads = spreads(cluster);
@@ -319,8 +385,8 @@ fn evaluate_series(cluster: &Cluster, timelines: &[Rc<NodeSeries>]) -> ClusterRe
     let mut total = vec![0u64; len];
     let mut classes = vec![];
     for ((c, t), &spread) in cluster.node_classes.iter().zip(timelines).zip(&spreads) {
-        let series = spread_sum(&t.sent.sent_per_window, c.nodes, spread, len);
-        for (slot, r) in total.iter_mut().zip(&series) {
+        let series = sums.get(t, c.nodes, spread, len);
+        for (slot, r) in total.iter_mut().zip(series.iter()) {
             *slot += r;
         }
         classes.push(ClassResult {

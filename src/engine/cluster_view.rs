@@ -4,7 +4,7 @@
 use super::apf::ApiServer;
 use super::backoff::Ms;
 use super::cluster::{
-    evaluate_by, judge, kubelet_config, sweep, ClusterResult, Constraints, NodeClass,
+    evaluate_by, judge, kubelet_config, sweep, ClassSums, ClusterResult, Constraints, NodeClass,
     Recommendation, Sweep, MAX_CLASSES,
 };
 use super::cluster::{Cluster, MAX_OTHER_NODES};
@@ -195,17 +195,22 @@ impl ClusterInputs {
 
 /// The live cluster, today's default and each compared curve.
 pub fn show(inputs: &ClusterInputs) -> Result<ClusterShown, String> {
-    show_by(&inputs.cluster()?, &inputs.compared, |s| {
-        std::rc::Rc::new(super::cluster::node_series(s))
-    })
+    show_by(
+        &inputs.cluster()?,
+        &inputs.compared,
+        |s| std::rc::Rc::new(super::cluster::node_series(s)),
+        &mut ClassSums::default(),
+    )
 }
 
 /// `show` of a cluster already built (`ClusterInputs::cluster`) and the
-/// curves compared, each class's node from `series` (`cluster::evaluate_by`).
+/// curves compared, each class's node from `series` and its sum from `sums`
+/// (`cluster::evaluate_by`).
 pub fn show_by(
     cluster: &Cluster,
     compared: &[&'static str],
     mut series: impl FnMut(&Scenario) -> std::rc::Rc<super::cluster::NodeSeries>,
+    sums: &mut ClassSums,
 ) -> Result<ClusterShown, String> {
     let curves = presets();
     let compared = compared
@@ -214,14 +219,14 @@ pub fn show_by(
         .map(|curve| {
             Ok((
                 curve.label,
-                evaluate_by(&cluster.on_curve(curve)?, &mut series),
+                evaluate_by(&cluster.on_curve(curve)?, &mut series, sums),
             ))
         })
         .collect::<Result<_, String>>()?;
     Ok(ClusterShown {
-        todays_default: evaluate_by(&cluster.on_todays_default(), &mut series),
+        todays_default: evaluate_by(&cluster.on_todays_default(), &mut series, sums),
         compared,
-        live: evaluate_by(cluster, &mut series),
+        live: evaluate_by(cluster, &mut series, sums),
     })
 }
 
