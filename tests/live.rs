@@ -89,9 +89,10 @@ fn through_proxy(stub: &Stub, mode: &str) {
         .filter(|a| a.starts_with("127.0.0.1:"))
         .unwrap_or_else(|| panic!("kubectl {version} proxy said: {line}"));
     // With nodes, the link sets the cluster view's API servers (one
-    // replica, 400 + 200 in flight), which the load is set against.
+    // replica, 800 + 400 in flight), which the load is set against; the
+    // stub's `kubernetes` Endpoints lists two, which the load takes.
     let link = if mode == "nodes" {
-        "?capi=1,400,200,20ms"
+        "?capi=1,800,400,20ms"
     } else {
         ""
     };

@@ -28,6 +28,7 @@ use crate::engine::kubelets::ConfigzQueue;
 use crate::engine::live::{Change, Live};
 use crate::engine::load_now::{load_now, LoadCache};
 use crate::engine::pod::NodeAssumption;
+use crate::formats::endpoints::{api_servers, KUBERNETES_ENDPOINTS};
 use crate::formats::pod::watch::{
     countdown_in, exit_short, load_words, step_words, steps_of, Read, WatchReader,
 };
@@ -46,6 +47,11 @@ const GONE: u16 = 410;
 /// Where the load's API servers come from, and where to change them.
 const API_SERVERS_FROM: &str =
     ". The API servers are the cluster view's: set their replicas and limits there.";
+
+/// The same, where the cluster's `kubernetes` Endpoints counted them.
+fn api_servers_counted(n: u32) -> String {
+    format!(". {n} API server{}, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there.", if n == 1 { "" } else { "s" })
+}
 /// The countdowns' tick.
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
@@ -83,6 +89,8 @@ struct Watch {
     /// it for every event would cost that much each time.
     live: Option<Rc<RefCell<Live>>>,
     messages: Vec<String>,
+    /// The API servers the cluster lists, where it could be read.
+    api_servers: Option<u32>,
     /// Bumped on every change, for Yew to see one.
     version: u64,
 }
@@ -100,6 +108,8 @@ enum Msg {
     Reads(Vec<Read>),
     /// Something to say beside the table.
     Say(String),
+    /// The API servers the cluster lists.
+    ApiServers(u32),
 }
 
 impl Reducible for Watch {
@@ -118,6 +128,7 @@ impl Reducible for Watch {
                 next.phase = Phase::Watching;
             }
             Msg::Say(m) => say(&mut next.messages, m),
+            Msg::ApiServers(n) => next.api_servers = Some(n),
             Msg::Reads(reads) => {
                 let now = clock_ms();
                 let mut changed = false;
@@ -289,6 +300,26 @@ async fn list(
 const PATH_SEGMENT: &percent_encoding::AsciiSet =
     &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.');
 
+/// The API servers' count, read once a watch from the cluster's
+/// `kubernetes` Endpoints (`formats::endpoints`): where it cannot be read,
+/// the load stays on the cluster view's replicas, and the page says why.
+async fn count_api_servers(
+    state: UseReducerDispatcher<Watch>,
+    alive: Rc<dyn Fn() -> bool>,
+    signal: web_sys::AbortSignal,
+) {
+    let got = match get(&format!("{API}/{KUBERNETES_ENDPOINTS}"), &signal).await {
+        Ok(response) => text(response).await.and_then(|t| api_servers(&t)),
+        Err((_, e)) => Err(e),
+    };
+    if alive() {
+        state.dispatch(match got {
+            Ok(n) => Msg::ApiServers(n),
+            Err(e) => Msg::Say(format!("the API servers could not be counted ({e}): the load is set against the cluster view's replicas; counting them needs get on endpoints in default")),
+        });
+    }
+}
+
 /// A node's `/configz` through the API server's node proxy: its text, or
 /// the refusal in kubectl's words.
 async fn configz(node: &str, signal: &web_sys::AbortSignal) -> Result<String, String> {
@@ -427,6 +458,11 @@ async fn follow(
                     retry = RETRY_FIRST_MS;
                     if pods && !nodes_started {
                         nodes_started = true;
+                        yew::platform::spawn_local(count_api_servers(
+                            state.clone(),
+                            alive.clone(),
+                            signal.clone(),
+                        ));
                         yew::platform::spawn_local(follow(
                             Collection::Nodes,
                             None,
@@ -531,6 +567,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         phase: Phase::Probing,
         live: None,
         messages: vec![],
+        api_servers: None,
         version: 0,
     });
     let ns_text = use_state(String::new);
@@ -603,7 +640,11 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
     let loads = use_mut_ref(LoadCache::default);
     let load = {
         let live = state.live.clone();
-        use_memo((state.version, p.api.clone()), move |(_, api)| {
+        let api = ApiServer {
+            replicas: state.api_servers.unwrap_or(p.api.replicas),
+            ..p.api.clone()
+        };
+        use_memo((state.version, api), move |(_, api)| {
             live.map(|l| load_now(&l.borrow(), api, &mut loads.borrow_mut()))
         })
     };
@@ -774,7 +815,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
             { for rows }
             if let Some(l) = load.as_ref().as_ref().filter(|l| !l.nodes.is_empty()) {
-                <p class="hint" id="live-load">{ load_words(l) }{ API_SERVERS_FROM }</p>
+                <p class="hint" id="live-load">{ load_words(l) }{ state.api_servers.map_or(API_SERVERS_FROM.to_owned(), api_servers_counted) }</p>
             }
             { for chosen }
             { for nodes }

@@ -52,6 +52,8 @@ pub const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT: u32 = 200;
 /// on the side of the control plane.
 pub const DEFAULT_SECONDS_PER_REQUEST: f64 = 0.02;
 pub const DEFAULT_REPLICAS: u32 = 3;
+/// The API servers a cluster may have here.
+pub const REPLICAS_RANGE: std::ops::RangeInclusive<u32> = 1..=15;
 
 /// A level's seats on one API server.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,10 +134,12 @@ impl Default for ApiServer {
 impl ApiServer {
     /// The field that is out of range, in the API server's flag words.
     pub fn validate(&self) -> Result<(), String> {
-        if !(1..=15).contains(&self.replicas) {
+        if !REPLICAS_RANGE.contains(&self.replicas) {
             return Err(format!(
-                "apiServer.replicas: {} is not 1 to 15",
-                self.replicas
+                "apiServer.replicas: {} is not {} to {}",
+                self.replicas,
+                REPLICAS_RANGE.start(),
+                REPLICAS_RANGE.end()
             ));
         }
         if self.max_requests_inflight + self.max_mutating_requests_inflight == 0 {

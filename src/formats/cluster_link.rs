@@ -7,6 +7,7 @@
 //! Read as `decode` reads: a bad value keeps the default and says so.
 
 use super::{format_go_duration_ms, group_field, parse_ms, presets, Notice, Reader};
+use crate::engine::apf::REPLICAS_RANGE;
 use crate::engine::cluster::{Constraints, MAX_CLASSES, MAX_NODES, MAX_OTHER_NODES, MAX_SPREAD_MS};
 use crate::engine::cluster_view::{
     ClassInputs, ClusterInputs, MAX_CLASS_NAME, MAX_RESTART_PERIOD_RANGE_MS, MAX_RUN_MS,
@@ -22,7 +23,6 @@ pub(super) const KEYS: [&str; 10] = [
 /// At most this busy, in per cent of the system level's seats.
 const BUSY_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1_000.0;
 const CRASHES_RANGE: std::ops::RangeInclusive<u32> = 1..=20;
-const REPLICAS_RANGE: std::ops::RangeInclusive<u32> = 1..=15;
 const INFLIGHT_RANGE: std::ops::RangeInclusive<u32> = 0..=100_000;
 /// How long a request holds a seat: 1 ms to a minute.
 const SEAT_RANGE_MS: std::ops::RangeInclusive<u64> = 1..=60_000;

@@ -4,8 +4,10 @@
 //! `manifest` (Job manifests, strict about unknown fields as `kubectl
 //! --validate=strict`), `link` (the URL codec), `json` (JSON text, the
 //! browser's own in the wasm), `strict` (every key shown to a struct, for
-//! serde-wasm-bindgen), `time` (kubectl's timestamps).
+//! serde-wasm-bindgen), `time` (kubectl's timestamps), `endpoints` (the
+//! API servers' count, from the `kubernetes` Endpoints).
 
+pub mod endpoints;
 pub mod json;
 pub mod kubelet_config;
 pub mod link;

@@ -554,6 +554,10 @@ fn answer(path: &str, shared: &Shared) -> (u16, String) {
                 None => (404, format!(r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":"nodes \"{name}\" not found","reason":"NotFound","code":404}}"#)),
             }
         }
+        // Two API servers, as the lease reconciler lists them.
+        ["api", "v1", "namespaces", "default", "endpoints", "kubernetes"] if shared.nodes => (200, json!({
+            "kind": "Endpoints", "apiVersion": "v1", "metadata": {"name": "kubernetes", "namespace": "default"},
+            "subsets": [{"addresses": [{"ip": "10.0.0.10"}, {"ip": "10.0.0.11"}], "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}]}).to_string()),
         ["api", "v1", "namespaces", ns, "pods"] => (200, pods(Some(ns))),
         ["api", "v1", "namespaces", ns, "pods", name] => match in_ns(served, Some(ns)).find(|p| p.name == *name) {
             Some(p) => (200, pod_json(p).to_string()),
