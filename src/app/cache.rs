@@ -4,22 +4,32 @@
 use std::rc::Rc;
 
 use crate::engine::cluster::{node_series, ClassSums, NodeSeries};
+use crate::engine::kept::Kept;
 use crate::engine::runs::{jitter_band, pod_runs_unbanded, wants_band};
 use crate::engine::{node_timeline, pod_runs, PodKey, PodRuns, Scenario, Timeline};
 
 /// Pod runs already made, by what they depend on: a slider that only changes
 /// the node (pods, spread, API limits) reuses them, band and all, and a
 /// slider dragged back and forth finds the runs of the stops it passed.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct RunCache {
     runs: Rc<std::cell::RefCell<Vec<Cached>>>,
-    timelines: Rc<std::cell::RefCell<Vec<CachedTimeline>>>,
+    timelines: Rc<std::cell::RefCell<Kept<TimelineKey, Rc<Timeline>>>>,
 }
 
 type Cached = (PodKey, Rc<PodRuns>);
-/// A node timeline, by its scenario and the very runs it was made from
-/// (held, so that no other runs can take their address).
-type CachedTimeline = (Scenario, Rc<PodRuns>, Rc<Timeline>);
+/// A node timeline's scenario and the very runs it was made from (held,
+/// so that no other runs can take their address).
+type TimelineKey = (Scenario, Rc<PodRuns>);
+
+impl Default for RunCache {
+    fn default() -> Self {
+        RunCache {
+            runs: Rc::default(),
+            timelines: Rc::new(Kept::new(TIMELINES).into()),
+        }
+    }
+}
 
 /// Node timelines kept: the live one's recent stops, today's default and
 /// up to three compared, which a curve slider leaves unchanged.
@@ -35,22 +45,10 @@ impl RunCache {
     /// scenario or its runs changed (a curve slider changes neither today's
     /// default nor the compared curves, each 3 ms at a day and a 1 s cap).
     pub fn timeline(&self, s: &Scenario, runs: &Rc<PodRuns>) -> Rc<Timeline> {
-        let mut cache = self.timelines.borrow_mut();
-        if let Some(i) = cache
-            .iter()
-            .position(|(k, r, _)| Rc::ptr_eq(r, runs) && k == s)
-        {
-            let hit = cache.remove(i);
-            let t = hit.2.clone();
-            cache.push(hit);
-            return t;
-        }
-        let t = Rc::new(node_timeline(s, runs));
-        cache.push((s.clone(), runs.clone(), t.clone()));
-        if cache.len() > TIMELINES {
-            cache.remove(0);
-        }
-        t
+        self.timelines.borrow_mut().get_or(
+            |(k, r)| Rc::ptr_eq(r, runs) && k == s,
+            || ((s.clone(), runs.clone()), Rc::new(node_timeline(s, runs))),
+        )
     }
 
     /// The runs; the band only if `band` asks for it or it was made before.
@@ -89,8 +87,8 @@ impl RunCache {
             .borrow()
             .iter()
             .rev()
-            .find(|(s, _, _)| s.pod_key() == *key)
-            .map(|(_, runs, _)| runs.clone())
+            .find(|((s, _), _)| s.pod_key() == *key)
+            .map(|((_, runs), _)| runs.clone())
     }
 }
 
@@ -161,31 +159,33 @@ mod tests {
 /// The cluster view's nodes already run, by scenario: moving a node count
 /// or a spread, or a compared curve in and out, re-sums them instead of
 /// running the kubelet again (a day at a 1 s cap is milliseconds a node).
-#[derive(Debug, Clone, Default)]
-pub struct SeriesCache(Rc<std::cell::RefCell<Vec<CachedSeries>>>, SharedSums);
+#[derive(Debug, Clone)]
+pub struct SeriesCache(
+    Rc<std::cell::RefCell<Kept<Scenario, Rc<NodeSeries>>>>,
+    SharedSums,
+);
 
 /// The classes' sums of those nodes, kept the same way (`ClassSums`).
 pub type SharedSums = Rc<std::cell::RefCell<ClassSums>>;
-
-type CachedSeries = (Scenario, Rc<NodeSeries>);
 
 /// Nodes kept: a few classes on the live curve, today's and the compared
 /// ones, and a slider's recent stops (a day's series is some 70 KB).
 const SERIES_ENTRIES: usize = 48;
 
+impl Default for SeriesCache {
+    fn default() -> Self {
+        SeriesCache(
+            Rc::new(Kept::new(SERIES_ENTRIES).into()),
+            SharedSums::default(),
+        )
+    }
+}
+
 impl SeriesCache {
     pub fn series(&self, s: &Scenario) -> Rc<NodeSeries> {
-        let mut cache = self.0.borrow_mut();
-        if let Some(i) = cache.iter().position(|(k, _)| k == s) {
-            let hit = cache.remove(i);
-            let series = hit.1.clone();
-            cache.insert(0, hit);
-            return series;
-        }
-        let series = Rc::new(node_series(s));
-        cache.insert(0, (s.clone(), series.clone()));
-        cache.truncate(SERIES_ENTRIES);
-        series
+        self.0
+            .borrow_mut()
+            .get_or(|k| k == s, || (s.clone(), Rc::new(node_series(s))))
     }
 
     /// The classes' sums kept beside the nodes.

@@ -44,14 +44,16 @@ const RETRY_FIRST_MS: u32 = 1_000;
 const RETRY_MAX_MS: u32 = 30_000;
 /// `410 Gone`: the version asked for is too old; list again.
 const GONE: u16 = 410;
-/// Where the load's API servers come from, and where to change them.
-const API_SERVERS_FROM: &str =
-    ". The API servers are the cluster view's: set their replicas and limits there.";
-
-/// The same, where the cluster's `kubernetes` Endpoints counted them.
-fn api_servers_counted(n: u32) -> String {
-    format!(". {n} API server{}, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there.", if n == 1 { "" } else { "s" })
+/// Where the load's API servers come from, and where to change them: the
+/// cluster view's, as many as the cluster's `kubernetes` Endpoints lists
+/// where it was `counted`.
+fn api_servers_from(counted: Option<u32>) -> String {
+    match counted {
+        Some(n) => format!(". {n} API server{}, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there.", if n == 1 { "" } else { "s" }),
+        None => ". The API servers are the cluster view's: set their replicas and limits there.".to_owned(),
+    }
 }
+
 /// The countdowns' tick.
 const TICK_MS: u32 = 1_000;
 /// How many of the stream's complaints stay shown.
@@ -815,7 +817,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
             { for rows }
             if let Some(l) = load.as_ref().as_ref().filter(|l| !l.nodes.is_empty()) {
-                <p class="hint" id="live-load">{ load_words(l) }{ state.api_servers.map_or(API_SERVERS_FROM.to_owned(), api_servers_counted) }</p>
+                <p class="hint" id="live-load">{ load_words(l) }{ api_servers_from(state.api_servers) }</p>
             }
             { for chosen }
             { for nodes }

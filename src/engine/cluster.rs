@@ -17,6 +17,7 @@ use super::apf::{self, ApiServer, LevelSeats};
 use super::backoff::Ms;
 use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::{format_count, format_go_duration_ms};
+use super::kept::Kept;
 use super::limiter::ApiLoad;
 use super::node::{node_admitted, node_timeline, sent_per_window};
 use super::presets::Preset;
@@ -193,23 +194,22 @@ fn spread_sum(node: &[u64], nodes: u32, spread: usize, len: usize) -> Vec<u64> {
 /// Classes' sums (`spread_sum` of a node series) kept from one evaluation
 /// to the next: a move of one class's node count re-sums that class only,
 /// not the spread classes beside it on every curve shown (issue 47: the
-/// 3 × 5,000-node move over its frame).
-#[derive(Debug, Default)]
-pub struct ClassSums(Vec<ClassSum>);
-
-/// A sum and what it was made of; holding the node series keeps its
-/// address from being reused by another.
+/// 3 × 5,000-node move over its frame). Keyed by the node series (held,
+/// so that its address is not reused by another), node count, spread and
+/// length.
 #[derive(Debug)]
-struct ClassSum {
-    node: Rc<NodeSeries>,
-    nodes: u32,
-    spread: usize,
-    len: usize,
-    sum: Rc<[u64]>,
-}
+pub struct ClassSums(Kept<ClassSumKey, Rc<[u64]>>);
+
+type ClassSumKey = (Rc<NodeSeries>, u32, usize, usize);
 
 /// Sums kept: every class on every curve of a few moves' views.
 const CLASS_SUMS: usize = 32;
+
+impl Default for ClassSums {
+    fn default() -> Self {
+        ClassSums(Kept::new(CLASS_SUMS))
+    }
+}
 
 impl ClassSums {
     /// `node`'s series over `nodes` nodes spread over `spread` windows, in
@@ -221,28 +221,15 @@ impl ClassSums {
         spread: usize,
         len: usize,
     ) -> Rc<[u64]> {
-        let same = |k: &ClassSum| {
-            Rc::ptr_eq(&k.node, node) && (k.nodes, k.spread, k.len) == (nodes, spread, len)
-        };
-        if let Some(i) = self.0.iter().position(same) {
-            let hit = self.0.remove(i);
-            let sum = hit.sum.clone();
-            self.0.insert(0, hit);
-            return sum;
-        }
-        let sum: Rc<[u64]> = spread_sum(&node.sent.sent_per_window, nodes, spread, len).into();
-        self.0.insert(
-            0,
-            ClassSum {
-                node: node.clone(),
-                nodes,
-                spread,
-                len,
-                sum: sum.clone(),
+        self.0.get_or(
+            |(n, k_nodes, k_spread, k_len)| {
+                Rc::ptr_eq(n, node) && (*k_nodes, *k_spread, *k_len) == (nodes, spread, len)
             },
-        );
-        self.0.truncate(CLASS_SUMS);
-        sum
+            || {
+                let sum = spread_sum(&node.sent.sent_per_window, nodes, spread, len).into();
+                ((node.clone(), nodes, spread, len), sum)
+            },
+        )
     }
 }
 

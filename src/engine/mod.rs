@@ -11,6 +11,7 @@ pub mod duration;
 pub mod explore;
 pub mod field;
 pub mod job;
+pub mod kept;
 pub mod kubelets;
 pub mod lifecycle;
 pub mod limiter;
