@@ -118,6 +118,7 @@ if (mode === "nodes") {
           return { x: 0, y: Math.max(0, t.y - 8), width: document.documentElement.clientWidth, height: Math.min(n.bottom - t.y + 16, 1000) };
         });
         await tab.screenshot({ path: `${process.env.LIVE_SHOTS}/live-nodes-${name}.png`, clip });
+        await tab.locator("#live-load").screenshot({ path: `${process.env.LIVE_SHOTS}/live-load-${name}.png` });
       }
     }
     console.log(`live panel, nodes: ${seen.length} nodes, a refused /configz said, two verdicts that agree and one that does not; ${r.length} requests, each /configz once`);
