@@ -3,7 +3,9 @@
 //! live API server keeps its own address there, one subset of them all
 //! (kubernetes pkg/controlplane/reconcilers/lease.go, `doReconcile`).
 //! API servers behind one address (a managed control plane's load
-//! balancer) count once.
+//! balancer) count once, and the older `master-count` reconciler with too
+//! low an `--apiserver-count` lists one of several (k/k#80781): the page
+//! says the count is the Endpoints'.
 
 use std::collections::BTreeSet;
 
