@@ -15,8 +15,11 @@ use crashloop_explorer::engine::apf::ApiServer;
 use crashloop_explorer::engine::live::{Change, Live};
 use crashloop_explorer::engine::load_now::{load_now, LoadCache, LoadNow};
 use crashloop_explorer::engine::pod::NodeAssumption;
+use crashloop_explorer::formats::endpoints::not_counted_words;
 use crashloop_explorer::formats::kubelet_config::from_configz;
-use crashloop_explorer::formats::pod::watch::{watch_table, JsonLines, Read, WatchReader};
+use crashloop_explorer::formats::pod::watch::{
+    watch_table, JsonLines, Read, ReplicasFrom, WatchLoad, WatchReader,
+};
 
 use crate::cli::Node;
 use crate::watch::Configz;
@@ -42,6 +45,9 @@ pub enum Input {
         version: String,
         read: Result<String, String>,
     },
+    /// The API servers the cluster's `kubernetes` Endpoints lists, or why
+    /// they could not be counted.
+    ApiServers(Result<u32, String>),
     Interrupt,
 }
 
@@ -71,11 +77,12 @@ pub fn run(node: &Node, json: bool, api_server: Option<&str>) -> ExitCode {
 
 /// What a watch is shown on: the kubelet a pod of an unknown node is
 /// assumed to run, JSON lines or a table, the API servers the load is set
-/// against.
+/// against and where their count came from.
 pub struct Watching {
     pub assumed: NodeAssumption,
     pub json: bool,
     pub api: ApiServer,
+    pub replicas_from: ReplicasFrom,
 }
 
 impl Watching {
@@ -86,7 +93,21 @@ impl Watching {
             eprintln!("{e}");
             ExitCode::from(2)
         })?;
-        Ok(Watching { assumed, json, api })
+        // The user's count wins over the cluster's: API servers behind one
+        // load balancer's address are listed once.
+        let given = api_server
+            .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
+            .is_some_and(|v| v.get("replicas").is_some());
+        Ok(Watching {
+            assumed,
+            json,
+            api,
+            replicas_from: if given {
+                ReplicasFrom::Given
+            } else {
+                ReplicasFrom::Default
+            },
+        })
     }
 }
 
@@ -142,7 +163,12 @@ pub fn lines(
 /// The watch until its pods' stream ends or Ctrl-C; `configz` reads the
 /// nodes' configurations where the nodes are watched too.
 pub fn follow(
-    Watching { assumed, json, api }: Watching,
+    Watching {
+        assumed,
+        json,
+        api,
+        replicas_from,
+    }: Watching,
     (tx, rx): (Sender<Input>, Receiver<Input>),
     mut configz: Option<&mut Configz>,
 ) -> Ended {
@@ -168,6 +194,7 @@ pub fn follow(
         loads: LoadCache::default(),
         load: None,
         api,
+        replicas_from,
     };
     let mut ended = false;
     let mut pods_ended = false;
@@ -239,6 +266,18 @@ pub fn follow(
                     };
                     changed |= live.apply(change, crate::clock());
                 }
+                Input::ApiServers(Ok(n)) => {
+                    out.api.replicas = n;
+                    out.replicas_from = ReplicasFrom::Endpoints;
+                    changed = true;
+                }
+                Input::ApiServers(Err(e)) => out.say(not_counted_words(
+                    &e,
+                    &format!(
+                        "{} replicas by default (--api-server sets them)",
+                        out.api.replicas
+                    ),
+                )),
                 Input::Interrupt => ended = true,
             }
             if let Some(c) = configz.as_deref_mut() {
@@ -306,6 +345,7 @@ struct Output {
     /// countdowns' ticks do not move it).
     load: Option<LoadNow>,
     api: ApiServer,
+    replicas_from: ReplicasFrom,
 }
 
 impl Output {
@@ -323,9 +363,12 @@ impl Output {
 
     fn draw(&mut self, live: &Live) -> std::io::Result<()> {
         let now = crate::clock();
-        let load = self
-            .load
-            .get_or_insert_with(|| load_now(live, &self.api, &mut self.loads));
+        let load = WatchLoad {
+            now: self
+                .load
+                .get_or_insert_with(|| load_now(live, &self.api, &mut self.loads)),
+            replicas_from: self.replicas_from,
+        };
         let text = if self.json {
             format!("{}\n", self.lines.line(live, now, Some(load)))
         } else {

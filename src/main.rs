@@ -123,8 +123,9 @@ mod cli {
             json: bool,
             /// The API servers the load is set against, as `cluster`'s JSON
             /// "apiServer", e.g. '{"replicas": 5, "maxRequestsInflight":
-            /// 800}' (default: 3 replicas, 400 + 200 in flight, 20 ms a
-            /// request).
+            /// 800}' (default: as many replicas as the cluster's kubernetes
+            /// Endpoints lists, else 3; 400 + 200 in flight, 20 ms a
+            /// request). Its "replicas" wins over the Endpoints' count.
             #[arg(long)]
             api_server: Option<String>,
         },

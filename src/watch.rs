@@ -1,9 +1,11 @@
 //! `watch`: the user's own kubectl (`$KUBECTL`, else `kubectl` on PATH,
-//! with their kubeconfig and context) watches the pods and the nodes, and
+//! with their kubeconfig and context) watches the pods and the nodes,
 //! reads each node's `/configz` through the API server's node proxy (at
-//! most `CONFIGZ_IN_FLIGHT` at a time, once per kubelet version); what they print
-//! goes through the same loop as `pods --follow`. Only GET, LIST and WATCH
-//! reach the cluster: kubectl's `get`, `get --watch` and `get --raw`.
+//! most `CONFIGZ_IN_FLIGHT` at a time, once per kubelet version) and, once,
+//! the `kubernetes` Endpoints to count the API servers (as the page does);
+//! what they print goes through the same loop as `pods --follow`. Only GET,
+//! LIST and WATCH reach the cluster: kubectl's `get`, `get --watch` and
+//! `get --raw`.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -12,7 +14,11 @@ use std::sync::mpsc::{channel, Sender};
 
 use crashloop_explorer::engine::kubelets::ConfigzQueue;
 use crashloop_explorer::engine::live::Live;
+use crashloop_explorer::formats::endpoints::{
+    api_servers, KUBERNETES_ENDPOINTS, MAX_ENDPOINTS_TEXT,
+};
 use crashloop_explorer::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT;
+use crashloop_explorer::formats::pod::watch::ReplicasFrom;
 
 use crate::cli::{Node, Scope};
 use crate::follow::{follow, lines, Input, Stream, Watching};
@@ -75,7 +81,8 @@ impl Configz {
         for (name, version) in self.queue.ask(live.kubelets()) {
             let (kubectl, tx) = (self.kubectl.clone(), self.tx.clone());
             std::thread::spawn(move || {
-                let read = raw_configz(&kubectl, &name);
+                let path = format!("/api/v1/nodes/{name}/proxy/configz");
+                let read = raw(&kubectl, &path, MAX_KUBELET_CONFIG_TEXT);
                 let _ = tx.send(Input::Configz {
                     name,
                     version,
@@ -91,19 +98,18 @@ impl Configz {
     }
 }
 
-/// `kubectl get --raw /api/v1/nodes/NAME/proxy/configz`: its output, or
-/// the last line it wrote on standard error.
-fn raw_configz(kubectl: &Kubectl, node: &str) -> Result<String, String> {
-    let path = format!("/api/v1/nodes/{node}/proxy/configz");
+/// `kubectl get --raw PATH`: its output (at most one byte past `limit`,
+/// for the reader to refuse), or the last line it wrote on standard error.
+fn raw(kubectl: &Kubectl, path: &str, limit: usize) -> Result<String, String> {
     let mut child = kubectl
-        .command(&["get", "--raw", &path])
+        .command(&["get", "--raw", path])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("kubectl get --raw {path}: {e}"))?;
     let mut text = String::new();
     if let Some(out) = child.stdout.take() {
-        out.take(MAX_KUBELET_CONFIG_TEXT as u64 + 1)
+        out.take(limit as u64 + 1)
             .read_to_string(&mut text)
             .map_err(|e| format!("kubectl get --raw {path}: {e}"))?;
     }
@@ -172,6 +178,14 @@ pub fn run(node: &Node, scope: &Scope, json: bool, api_server: Option<&str>) -> 
     let mut nodes_args = vec!["get", "nodes"];
     nodes_args.extend(watched);
     let mut nodes = kubectl.watch(&nodes_args, Stream::Nodes, &tx).ok();
+    if watching.replicas_from != ReplicasFrom::Given {
+        let (kubectl, tx) = (kubectl.clone(), tx.clone());
+        std::thread::spawn(move || {
+            let path = format!("/api/v1/{KUBERNETES_ENDPOINTS}");
+            let read = raw(&kubectl, &path, MAX_ENDPOINTS_TEXT);
+            let _ = tx.send(Input::ApiServers(read.and_then(|t| api_servers(&t))));
+        });
+    }
     let mut configz = Configz {
         kubectl,
         tx: tx.clone(),

@@ -474,7 +474,7 @@ fn kubeconfig(dir: &Path, server: &str) -> std::path::PathBuf {
 /// script released: its JSON lines, what it said, how it ended, and the
 /// requests the stub served.
 fn watch_cluster(bin: &Path, plugin: bool) -> (Vec<Value>, String, bool, Vec<String>) {
-    let (lines, stderr, ok, requests) = watching(bin, plugin, true);
+    let (lines, stderr, ok, requests) = watching(bin, plugin, &["--json"]);
     let lines = lines
         .iter()
         .map(|l| serde_json::from_str(l).expect("a line of JSON"))
@@ -482,9 +482,11 @@ fn watch_cluster(bin: &Path, plugin: bool) -> (Vec<Value>, String, bool, Vec<Str
     (lines, stderr, ok, requests)
 }
 
-/// `watch_cluster`, its output's lines as they are (the table's without
-/// --json), released once each node's /configz has been asked.
-fn watching(bin: &Path, plugin: bool, json: bool) -> (Vec<String>, String, bool, Vec<String>) {
+/// `watch_cluster` with `more` options, its output's lines as they are (the
+/// table's without --json), released once each node's /configz has been
+/// asked.
+fn watching(bin: &Path, plugin: bool, more: &[&str]) -> (Vec<String>, String, bool, Vec<String>) {
+    let json = more.contains(&"--json");
     let stub = serve_nodes(Options {
         held: true,
         malformed: false,
@@ -507,9 +509,7 @@ fn watching(bin: &Path, plugin: bool, json: bool) -> (Vec<String>, String, bool,
         "--kubeconfig",
         config.to_str().expect("a path"),
     ];
-    if json {
-        args.push("--json");
-    }
+    args.extend(more);
     let mut command = if plugin {
         // kubectl finds `kubectl-crashloop` on PATH.
         let link = dir.join("kubectl-crashloop");
@@ -665,9 +665,12 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
             assert_eq!(b0["kubeletVersion"], "v1.37.1");
             assert_eq!(b0["configFrom"], "configz");
             // The load now: each node's rate (engine::load_now pins them),
-            // summed, against 3 replicas' 74 system seats.
+            // summed, against the 2 API servers the stub's kubernetes
+            // Endpoints lists, 74 system seats each.
             let load = &last["load"];
-            assert_eq!(load["systemSeats"], 222, "{what}: {load}");
+            assert_eq!(load["systemSeats"], 148, "{what}: {load}");
+            assert_eq!(load["apiServer"]["replicas"], 2, "{what}: {load}");
+            assert_eq!(load["replicasFrom"], "endpoints", "{what}: {load}");
             let sum: f64 = nodes
                 .iter()
                 .map(|n| n["requestsPerSecond"].as_f64().unwrap_or(-1.0))
@@ -681,6 +684,11 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
             let configz: Vec<&String> =
                 requests.iter().filter(|r| r.contains("/configz")).collect();
             assert_eq!(configz.len(), 4, "{what}: {configz:?}");
+            let endpoints = requests
+                .iter()
+                .filter(|r| r.contains("/endpoints/kubernetes"))
+                .count();
+            assert_eq!(endpoints, 1, "{what}: {requests:?}");
             assert!(
                 requests.iter().all(|r| r.starts_with("GET ")),
                 "{what}: {requests:?}"
@@ -689,7 +697,7 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
     }
     // The terminal's table, its output not a terminal: a row per node,
     // what each node's facts are where not its /configz, the disagreement.
-    let (lines, stderr, ok, _) = watching(&found[0].1, false, false);
+    let (lines, stderr, ok, _) = watching(&found[0].1, false, &[]);
     assert!(ok, "{stderr}");
     let text = lines.join("\n");
     let last = &text[text.rfind("crash-looping of").expect("a table")..];
@@ -699,7 +707,24 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
         "node-b  v1.37.1             configz           1        20s 30s         agrees",
         "node-a: kubelet v1.33.5's shipped defaults (10 s / 5 min; its /configz: Error from server (Forbidden):",
         "node-d: disagrees: 2 min 40 s, 5 min seen where kubelet 1.37 from its /configz (10 s / 30 s) waits 30 s, 30 s; they fit the shipped defaults before KEP-4603 (10 s / 5 min)",
+        "of its 148 system seats busy",
+        "(2 replicas, 20 ms a request). 2 API servers, as the cluster's kubernetes Endpoints lists them; --api-server sets their limits",
     ] {
         assert!(last.contains(expected), "{expected}\n in\n{last}");
     }
+    // The user's count wins (API servers behind one load balancer are one
+    // address in the Endpoints), and the Endpoints is not read.
+    let (lines, stderr, ok, requests) = watching(
+        &found[0].1,
+        false,
+        &["--json", "--api-server", r#"{"replicas": 5}"#],
+    );
+    assert!(ok, "{stderr}");
+    let last: Value = serde_json::from_str(lines.last().expect("a line")).expect("JSON");
+    assert_eq!(last["load"]["systemSeats"], 370, "{last}");
+    assert_eq!(last["load"]["replicasFrom"], "--api-server", "{last}");
+    assert!(
+        !requests.iter().any(|r| r.contains("/endpoints/")),
+        "{requests:?}"
+    );
 }

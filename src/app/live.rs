@@ -28,7 +28,9 @@ use crate::engine::kubelets::ConfigzQueue;
 use crate::engine::live::{Change, Live};
 use crate::engine::load_now::{load_now, LoadCache};
 use crate::engine::pod::NodeAssumption;
-use crate::formats::endpoints::{api_servers, KUBERNETES_ENDPOINTS};
+use crate::formats::endpoints::{
+    api_servers, counted_words, not_counted_words, KUBERNETES_ENDPOINTS,
+};
 use crate::formats::pod::watch::{
     countdown_in, exit_short, load_words, step_words, steps_of, Read, WatchReader,
 };
@@ -49,8 +51,12 @@ const GONE: u16 = 410;
 /// where it was `counted`.
 fn api_servers_from(counted: Option<u32>) -> String {
     match counted {
-        Some(n) => format!(". {n} API server{}, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there.", if n == 1 { "" } else { "s" }),
-        None => ". The API servers are the cluster view's: set their replicas and limits there.".to_owned(),
+        Some(n) => format!(
+            ". {}; their limits are the cluster view's: set them there.",
+            counted_words(n)
+        ),
+        None => ". The API servers are the cluster view's: set their replicas and limits there."
+            .to_owned(),
     }
 }
 
@@ -317,7 +323,7 @@ async fn count_api_servers(
     if alive() {
         state.dispatch(match got {
             Ok(n) => Msg::ApiServers(n),
-            Err(e) => Msg::Say(format!("the API servers could not be counted ({e}): the load is set against the cluster view's replicas; counting them needs get on endpoints in default")),
+            Err(e) => Msg::Say(not_counted_words(&e, "the cluster view's replicas")),
         });
     }
 }

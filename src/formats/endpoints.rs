@@ -71,6 +71,19 @@ pub fn api_servers(text: &str) -> Result<u32, String> {
     Ok(n)
 }
 
+/// The count as a load's words say where its API servers came from.
+pub fn counted_words(n: u32) -> String {
+    format!(
+        "{n} API server{}, as the cluster's kubernetes Endpoints lists them",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+/// Why there is no count, and what the load is set against instead.
+pub fn not_counted_words(why: &str, against: &str) -> String {
+    format!("the API servers could not be counted ({why}): the load is set against {against}; counting them needs get on endpoints in default")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

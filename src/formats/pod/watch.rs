@@ -600,10 +600,55 @@ pub fn watch_header(live: &Live, now: Epoch) -> String {
     )
 }
 
+/// Where a watch's load took its API servers' count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplicasFrom {
+    /// The cluster's `kubernetes` Endpoints (`formats::endpoints`).
+    Endpoints,
+    /// The user's `--api-server`.
+    Given,
+    /// `ApiServer`'s default.
+    Default,
+}
+
+impl ReplicasFrom {
+    /// As a JSON line's `load.replicasFrom` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplicasFrom::Endpoints => "endpoints",
+            ReplicasFrom::Given => "--api-server",
+            ReplicasFrom::Default => "default",
+        }
+    }
+}
+
+/// The load shown with a watch: the crash loops' now, and where its API
+/// servers' count came from.
+#[derive(Clone, Copy)]
+pub struct WatchLoad<'a> {
+    pub now: &'a LoadNow,
+    pub replicas_from: ReplicasFrom,
+}
+
+impl WatchLoad<'_> {
+    /// The load line, and where the API servers came from when the
+    /// cluster counted them.
+    fn words(&self) -> String {
+        match self.replicas_from {
+            ReplicasFrom::Endpoints => format!(
+                "{}. {}; --api-server sets their limits",
+                load_words(self.now),
+                crate::formats::endpoints::counted_words(self.now.api.replicas)
+            ),
+            ReplicasFrom::Given | ReplicasFrom::Default => load_words(self.now),
+        }
+    }
+}
+
 /// The terminal's table at `now`: a row per looping container, soonest
 /// restart first; then, where the watch reports nodes, a row per node; then
 /// the load the crash loops make, where given.
-pub fn watch_table(live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
+pub fn watch_table(live: &Live, now: Epoch, load: Option<WatchLoad>) -> String {
     const HEAD: [&str; 8] = [
         "POD",
         "CONTAINER",
@@ -652,10 +697,10 @@ pub fn watch_table(live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
     }
     if !live.kubelets().is_empty() {
         out.push('\n');
-        out.push_str(&nodes_table(live, load));
+        out.push_str(&nodes_table(live, load.map(|l| l.now)));
     }
-    if let Some(l) = load.filter(|l| !l.nodes.is_empty()) {
-        out.push_str(&format!("{}\n", load_words(l)));
+    if let Some(l) = load.filter(|l| !l.now.nodes.is_empty()) {
+        out.push_str(&format!("{}\n", l.words()));
     }
     out
 }
@@ -834,7 +879,7 @@ impl Written {
 
 impl JsonLines {
     /// The line at `now` (without its newline), with the load where given.
-    pub fn line(&mut self, live: &Live, now: Epoch, load: Option<&LoadNow>) -> String {
+    pub fn line(&mut self, live: &Live, now: Epoch, load: Option<WatchLoad>) -> String {
         use std::fmt::Write as _;
         let pods = live.pods();
         let listed: std::collections::HashSet<&str> = pods.iter().map(|p| p.key.as_str()).collect();
@@ -873,8 +918,12 @@ impl JsonLines {
             }
         }
         out.push_str(r#"],"nodes":"#);
-        out.push_str(&nodes_json(live, load).to_string());
-        if let Some(l) = load {
+        out.push_str(&nodes_json(live, load.map(|l| l.now)).to_string());
+        if let Some(WatchLoad {
+            now: l,
+            replicas_from,
+        }) = load
+        {
             out.push_str(r#","load":"#);
             let v = serde_json::json!({
                 "requestsPerSecond": l.requests_per_second,
@@ -883,6 +932,7 @@ impl JsonLines {
                 "peakRequestsPerSecond": l.peak_requests_per_second,
                 "peakSeatsBusy": l.peak_seats_busy,
                 "apiServer": l.api,
+                "replicasFrom": replicas_from.name(),
             });
             out.push_str(&v.to_string());
         }
