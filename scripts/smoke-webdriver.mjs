@@ -14,6 +14,7 @@ import { readFileSync, existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 
+import { brandsApart, brandsProblem } from "./brands.mjs";
 import { freePort } from "./net.mjs";
 
 const [engine, dist] = process.argv.slice(2);
@@ -171,11 +172,19 @@ async function smoke() {
     await wd("POST", `${s}/element/${await find("#diagnose summary")}/click`, {});
     await until("the pod reader (the second wasm)", "return !!document.querySelector('#pod-text');");
     for (const e of (await run("return window.__errors;")) || []) fail(`${engine}: error: ${e}`);
+    // Each part open (the second wasm's apps) takes only its own events.
+    const apart = async (what) => {
+      const problem = brandsProblem(`${engine}: ${what}`, await run(`return (${brandsApart})();`));
+      if (problem) fail(problem);
+    };
+    await apart("the main view, the exports and the pod reader open");
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
     await until("ink on the Job chart", inked, "#chart-job");
+    await apart("the Job view");
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=cluster` });
     await until("ink on the cluster chart", inked, "#chart-cluster");
     await until("ink on the setting chart", inked, "#chart-setting");
+    await apart("the cluster view");
     // The custom element: two instances, each drawn in its own shadow root.
     await wd("POST", `${s}/url`, { url: `${base}examples/element.html` });
     for (const i of [0, 1]) {
@@ -189,7 +198,7 @@ async function smoke() {
     }
     // Reports are sent asynchronously.
     await new Promise((r) => setTimeout(r, 500));
-    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job and cluster views drawn; two <crashloop-explorer> elements drawn`);
+    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job and cluster views drawn, each part's Yew ids apart from the page's; two <crashloop-explorer> elements drawn`);
   } catch (e) {
     fail(`${engine}: ${e.message}`);
   } finally {

@@ -4,6 +4,7 @@
 // on a slider changes what the page shows. Run through scripts/test.sh.
 import { readFileSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
+import { brandsApart, brandsProblem } from "./brands.mjs";
 
 const base = process.argv[2];
 const browser = await launchChromium();
@@ -230,6 +231,15 @@ for (const [query, width] of ["", "?view=job", "?view=cluster"].flatMap((q) => [
   });
   if (cut.length) fail(`${width} px${query ? ", " + query : ""}: past the page's or its list's edge: ${cut.join(", ")}`);
   else console.log(`${width} px${query ? ", " + query : ""}: nothing past the page's edge, every <details> open`);
+  // Every part the view has open (the second wasm's apps) takes only its
+  // own events: no Yew subtree id of the page's app on its elements.
+  if (width > 600) {
+    await page.waitForFunction(() => document.querySelector("[data-part] > div *") && !document.querySelector(".part-loading"), null, { timeout: 20000 }).catch(() => {});
+    const brands = await page.evaluate(brandsApart);
+    const problem = brandsProblem(`${query || "the main view"}, every part open`, brands);
+    if (problem) fail(problem);
+    else console.log(`${query || "the main view"}: its parts (${await page.evaluate(() => [...document.querySelectorAll("[data-part]")].map((p) => p.dataset.part).join(", "))}) carry Yew subtree ids ${brands.inside.join(", ")}, the page's app ${brands.outside.join(", ")}`);
+  }
   // On a phone the claims audit and the Job's pods are cards: no column
   // off to the side, even in a box that scrolls (the pods' "what happened"
   // once was).
