@@ -366,8 +366,10 @@ impl PodRequests {
         let mut sent = Sent::default();
         filter(&Starts(&at), EVENTS_PER_START as usize, &mut sent);
         filter(&backoff_syncs, 1, &mut sent);
+        // Each list is two sorted runs (the starts' events, then the
+        // syncs'): the stable sort merges runs in one pass.
         let sorted = |mut v: Vec<Ms>| {
-            v.sort_unstable();
+            v.sort();
             Times::from(v)
         };
         PodRequests {
