@@ -24,7 +24,7 @@ const tab = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
 // while it runs its due timers (wasm-bindgen then says the closure was
 // dropped): that is the test's clock, not the page's.
 tab.on("console", (m) => {
-  if (m.type() !== "error" || /\/api\/v1\/(nodes|namespaces\/default\/endpoints\/kubernetes)/.test(m.location().url)) return;
+  if (m.type() !== "error" || /\/api\/v1\/(nodes|namespaces\/default\/endpoints\/kubernetes)|\/prioritylevelconfigurations/.test(m.location().url)) return;
   if (/closure invoked recursively or after being dropped[\s\S]*ClockController\._callFirstTimer/.test(m.text())) return;
   fail(`console error: ${m.text()}`);
 });
@@ -88,11 +88,12 @@ if (mode === "nodes") {
     if (!(await notes()).includes("node-d: disagrees: 2 min 40 s, 5 min seen where kubelet 1.37 from its /configz (10 s / 30 s) waits 30 s, 30 s; they fit the shipped defaults before KEP-4603 (10 s / 5 min)")) fail(`node-d: ${await notes()}`);
     // The load now: each node's requests a second, and the cluster's
     // against the system level's seats: the link's limits (tests/live.rs:
-    // 800 + 400 in flight, ceil(1200 × 30 / 245) = 147 seats a server) on
-    // the two API servers the stub's kubernetes Endpoints lists, not the
-    // link's one: 294 seats.
+    // 800 + 400 in flight) with the system level's 30 of the 345 shares the
+    // stub's priority levels hold, ceil(1200 × 30 / 345) = 105 seats a
+    // server (147 at a default server's 245), on the two API servers the
+    // stub's kubernetes Endpoints lists, not the link's one: 210 seats.
     const load = await tab.textContent("#live-load").catch(() => "");
-    if (!/^Load now, the crash loops at their cap: [0-9.]+ requests\/s to the API server, [0-9.]+ of its 294 system seats busy, .*\(2 replicas, 20 ms a request\)\. 2 API servers, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's/.test(load)) fail(`load: ${load}`);
+    if (!/^Load now, the crash loops at their cap: [0-9.]+ requests\/s to the API server, [0-9.]+ of its 210 system seats busy, .*\(2 replicas, 20 ms a request\)\. 2 API servers, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there\. The system level's seats are 30 of 345 shares, as the cluster's PriorityLevelConfigurations set them\.$/.test(load)) fail(`load: ${load}`);
     if (!seen.every((r) => /^[0-9]+\.[0-9]{2}$/.test(r[6]) && Number(r[6]) > 0)) fail(`rates: ${JSON.stringify(seen)}`);
     // A pod's diagnosis says which node facts it used.
     await until("b-0", (s) => s.some((r) => r[0] === "fleet/b-0"));
@@ -151,6 +152,9 @@ try {
   // (read at the same moment as the nodes, so waited for on its own).
   await tab.waitForFunction(() => /the API servers could not be counted \(HTTP 404 Not Found\): the load is set against the cluster view's replicas/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
     .catch(async () => fail(`the Endpoints' 404: ${await tab.textContent("#live-messages").catch(() => "none")}`));
+  // Nor are the priority levels read: the seats stay a default server's.
+  await tab.waitForFunction(() => /the priority levels could not be read \(HTTP 404 Not Found\): the system level's seats are a default API server's/.test(document.querySelector("#live-messages")?.textContent || ""), null, { timeout: 20_000 })
+    .catch(async () => fail(`the priority levels' 404: ${await tab.textContent("#live-messages").catch(() => "none")}`));
   // The countdowns tick without a new request.
   const before = [(await rows()).map((r) => r[6]).join("|"), (await served()).length];
   await tab.waitForTimeout(2_100);

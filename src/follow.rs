@@ -12,10 +12,12 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use crashloop_explorer::engine::apf::ApiServer;
+use crashloop_explorer::engine::apf::LevelShares;
 use crashloop_explorer::engine::live::{Change, Live};
 use crashloop_explorer::engine::load_now::{load_now, LoadCache, LoadNow};
 use crashloop_explorer::engine::pod::NodeAssumption;
 use crashloop_explorer::formats::endpoints::not_counted_words;
+use crashloop_explorer::formats::flowcontrol::not_read_words;
 use crashloop_explorer::formats::kubelet_config::from_configz;
 use crashloop_explorer::formats::pod::watch::{
     watch_table, JsonLines, Read, ReplicasFrom, WatchLoad, WatchReader,
@@ -48,6 +50,8 @@ pub enum Input {
     /// The API servers the cluster's `kubernetes` Endpoints lists, or why
     /// they could not be counted.
     ApiServers(Result<u32, String>),
+    /// The cluster's priority levels, or why they could not be read.
+    Levels(Result<Vec<LevelShares>, String>),
     Interrupt,
 }
 
@@ -278,6 +282,11 @@ pub fn follow(
                         out.api.replicas
                     ),
                 )),
+                Input::Levels(Ok(levels)) => {
+                    out.api.levels = Some(levels);
+                    changed = true;
+                }
+                Input::Levels(Err(e)) => out.say(not_read_words(&e)),
                 Input::Interrupt => ended = true,
             }
             if let Some(c) = configz.as_deref_mut() {

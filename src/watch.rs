@@ -2,7 +2,8 @@
 //! with their kubeconfig and context) watches the pods and the nodes,
 //! reads each node's `/configz` through the API server's node proxy (at
 //! most `CONFIGZ_IN_FLIGHT` at a time, once per kubelet version) and, once,
-//! the `kubernetes` Endpoints to count the API servers (as the page does);
+//! the `kubernetes` Endpoints to count the API servers and the priority
+//! levels for the `system` level's seats (as the page does);
 //! what they print goes through the same loop as `pods --follow`. Only GET,
 //! LIST and WATCH reach the cluster: kubectl's `get`, `get --watch` and
 //! `get --raw`.
@@ -17,6 +18,7 @@ use crashloop_explorer::engine::live::Live;
 use crashloop_explorer::formats::endpoints::{
     api_servers, KUBERNETES_ENDPOINTS, MAX_ENDPOINTS_TEXT,
 };
+use crashloop_explorer::formats::flowcontrol::{levels, MAX_PRIORITY_LEVELS_TEXT, PRIORITY_LEVELS};
 use crashloop_explorer::formats::kubelet_config::MAX_KUBELET_CONFIG_TEXT;
 use crashloop_explorer::formats::pod::watch::ReplicasFrom;
 
@@ -184,6 +186,13 @@ pub fn run(node: &Node, scope: &Scope, json: bool, api_server: Option<&str>) -> 
             let path = format!("/api/v1/{KUBERNETES_ENDPOINTS}");
             let read = raw(&kubectl, &path, MAX_ENDPOINTS_TEXT);
             let _ = tx.send(Input::ApiServers(read.and_then(|t| api_servers(&t))));
+        });
+    }
+    {
+        let (kubectl, tx) = (kubectl.clone(), tx.clone());
+        std::thread::spawn(move || {
+            let read = raw(&kubectl, PRIORITY_LEVELS, MAX_PRIORITY_LEVELS_TEXT);
+            let _ = tx.send(Input::Levels(read.and_then(|t| levels(&t))));
         });
     }
     let mut configz = Configz {

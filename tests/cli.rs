@@ -793,8 +793,9 @@ fn a_pod_is_diagnosed_on_a_kubelets_own_configuration() {
 /// A thousand nodes: `watch` reads each node's /configz once, never more
 /// than 4 at a time. `$KUBECTL` is a script standing in for kubectl: its
 /// nodes' watch prints 1,000 Nodes at once, each `get --raw …/configz`
-/// notes how many reads run beside it (the `kubernetes` Endpoints, read
-/// once, is not one), and its pods' watch ends once every node has been read.
+/// notes how many reads run beside it (the `kubernetes` Endpoints and the
+/// priority levels, read once, are not among them), and its pods' watch ends
+/// once every node has been read.
 #[test]
 fn watch_reads_a_thousand_nodes_configz_four_at_a_time() {
     const NODES: usize = 1_000;
@@ -815,6 +816,7 @@ case "$*" in
       i=$((i+1))
     done
     sleep 60 ;;
+  *"prioritylevelconfigurations"*) echo '{{"items":[{{"metadata":{{"name":"system"}},"spec":{{"limited":{{}}}}}}]}}' ;;
   *"endpoints/kubernetes"*) echo '{{"kind":"Endpoints","subsets":[{{"addresses":[{{"ip":"10.0.0.1"}}]}}]}}' ;;
   *"get --raw"*)
     touch "$d/running/$$"

@@ -155,6 +155,7 @@ fn the_cluster_keys_round_trip() {
             max_requests_inflight: 800,
             max_mutating_requests_inflight: 400,
             seconds_per_request: 0.05,
+            levels: None,
         },
         other_nodes: 1_000,
         horizon_ms: 7_200_000,

@@ -666,9 +666,16 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
             assert_eq!(b0["configFrom"], "configz");
             // The load now: each node's rate (engine::load_now pins them),
             // summed, against the 2 API servers the stub's kubernetes
-            // Endpoints lists, 74 system seats each.
+            // Endpoints lists, each with the system level's 30 of the
+            // cluster's 345 shares of 600 seats: ceil(52.2) = 53 (74 at a
+            // default server's 245).
             let load = &last["load"];
-            assert_eq!(load["systemSeats"], 148, "{what}: {load}");
+            assert_eq!(load["systemSeats"], 106, "{what}: {load}");
+            assert_eq!(
+                load["apiServer"]["levels"].as_array().map(Vec::len),
+                Some(9),
+                "{what}: {load}"
+            );
             assert_eq!(load["apiServer"]["replicas"], 2, "{what}: {load}");
             assert_eq!(load["replicasFrom"], "endpoints", "{what}: {load}");
             let sum: f64 = nodes
@@ -689,6 +696,11 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
                 .filter(|r| r.contains("/endpoints/kubernetes"))
                 .count();
             assert_eq!(endpoints, 1, "{what}: {requests:?}");
+            let levels = requests
+                .iter()
+                .filter(|r| r.contains("/prioritylevelconfigurations"))
+                .count();
+            assert_eq!(levels, 1, "{what}: {requests:?}");
             assert!(
                 requests.iter().all(|r| r.starts_with("GET ")),
                 "{what}: {requests:?}"
@@ -707,8 +719,8 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
         "node-b  v1.37.1             configz           1        20s 30s         agrees",
         "node-a: kubelet v1.33.5's shipped defaults (10 s / 5 min; its /configz: Error from server (Forbidden):",
         "node-d: disagrees: 2 min 40 s, 5 min seen where kubelet 1.37 from its /configz (10 s / 30 s) waits 30 s, 30 s; they fit the shipped defaults before KEP-4603 (10 s / 5 min)",
-        "of its 148 system seats busy",
-        "(2 replicas, 20 ms a request). 2 API servers, as the cluster's kubernetes Endpoints lists them; --api-server sets their limits",
+        "of its 106 system seats busy",
+        "(2 replicas, 20 ms a request). 2 API servers, as the cluster's kubernetes Endpoints lists them; --api-server sets their limits. The system level's seats are 30 of 345 shares, as the cluster's PriorityLevelConfigurations set them",
     ] {
         assert!(last.contains(expected), "{expected}\n in\n{last}");
     }
@@ -721,7 +733,7 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
     );
     assert!(ok, "{stderr}");
     let last: Value = serde_json::from_str(lines.last().expect("a line")).expect("JSON");
-    assert_eq!(last["load"]["systemSeats"], 370, "{last}");
+    assert_eq!(last["load"]["systemSeats"], 265, "{last}");
     assert_eq!(last["load"]["replicasFrom"], "--api-server", "{last}");
     assert!(
         !requests.iter().any(|r| r.contains("/endpoints/")),

@@ -21,7 +21,7 @@ use super::controls::TextField;
 use super::diagnose::{container_view, use_assumed, Assumed};
 use super::instant::{instant, readable};
 use super::words::units_kept;
-use crate::engine::apf::ApiServer;
+use crate::engine::apf::{ApiServer, LevelShares};
 use crate::engine::config::{KubeletConfig, KubeletVersion};
 use crate::engine::duration::{format_human_ms, format_span_ms};
 use crate::engine::kubelets::ConfigzQueue;
@@ -31,6 +31,7 @@ use crate::engine::pod::NodeAssumption;
 use crate::formats::endpoints::{
     api_servers, counted_words, not_counted_words, KUBERNETES_ENDPOINTS,
 };
+use crate::formats::flowcontrol::{levels, not_read_words, shares_words, PRIORITY_LEVELS};
 use crate::formats::pod::watch::{
     countdown_in, exit_short, load_words, step_words, steps_of, Read, WatchReader,
 };
@@ -99,6 +100,8 @@ struct Watch {
     messages: Vec<String>,
     /// The API servers the cluster lists, where it could be read.
     api_servers: Option<u32>,
+    /// The cluster's priority levels, where they could be read.
+    levels: Option<Vec<LevelShares>>,
     /// Bumped on every change, for Yew to see one.
     version: u64,
 }
@@ -118,6 +121,8 @@ enum Msg {
     Say(String),
     /// The API servers the cluster lists.
     ApiServers(u32),
+    /// The cluster's priority levels.
+    Levels(Vec<LevelShares>),
 }
 
 impl Reducible for Watch {
@@ -137,6 +142,7 @@ impl Reducible for Watch {
             }
             Msg::Say(m) => say(&mut next.messages, m),
             Msg::ApiServers(n) => next.api_servers = Some(n),
+            Msg::Levels(l) => next.levels = Some(l),
             Msg::Reads(reads) => {
                 let now = clock_ms();
                 let mut changed = false;
@@ -308,22 +314,38 @@ async fn list(
 const PATH_SEGMENT: &percent_encoding::AsciiSet =
     &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.');
 
-/// The API servers' count, read once a watch from the cluster's
-/// `kubernetes` Endpoints (`formats::endpoints`): where it cannot be read,
-/// the load stays on the cluster view's replicas, and the page says why.
-async fn count_api_servers(
+/// What a watch reads of the cluster once, beside the pods: the API
+/// servers' count from the `kubernetes` Endpoints (`formats::endpoints`)
+/// and the priority levels (`formats::flowcontrol`). Where one cannot be
+/// read, the load stays on the cluster view's, and the page says why.
+async fn read_once(
     state: UseReducerDispatcher<Watch>,
     alive: Rc<dyn Fn() -> bool>,
     signal: web_sys::AbortSignal,
 ) {
-    let got = match get(&format!("{API}/{KUBERNETES_ENDPOINTS}"), &signal).await {
-        Ok(response) => text(response).await.and_then(|t| api_servers(&t)),
-        Err((_, e)) => Err(e),
+    let signal = &signal;
+    let read = |path: String| async move {
+        match get(&path, signal).await {
+            Ok(response) => text(response).await,
+            Err((_, e)) => Err(e),
+        }
     };
+    let counted = read(format!("{API}/{KUBERNETES_ENDPOINTS}"))
+        .await
+        .and_then(|t| api_servers(&t));
     if alive() {
-        state.dispatch(match got {
+        state.dispatch(match counted {
             Ok(n) => Msg::ApiServers(n),
             Err(e) => Msg::Say(not_counted_words(&e, "the cluster view's replicas")),
+        });
+    }
+    let levels = read(PRIORITY_LEVELS.to_owned())
+        .await
+        .and_then(|t| levels(&t));
+    if alive() {
+        state.dispatch(match levels {
+            Ok(l) => Msg::Levels(l),
+            Err(e) => Msg::Say(not_read_words(&e)),
         });
     }
 }
@@ -466,7 +488,7 @@ async fn follow(
                     retry = RETRY_FIRST_MS;
                     if pods && !nodes_started {
                         nodes_started = true;
-                        yew::platform::spawn_local(count_api_servers(
+                        yew::platform::spawn_local(read_once(
                             state.clone(),
                             alive.clone(),
                             signal.clone(),
@@ -576,6 +598,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         live: None,
         messages: vec![],
         api_servers: None,
+        levels: None,
         version: 0,
     });
     let ns_text = use_state(String::new);
@@ -650,6 +673,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
         let live = state.live.clone();
         let api = ApiServer {
             replicas: state.api_servers.unwrap_or(p.api.replicas),
+            levels: state.levels.clone(),
             ..p.api.clone()
         };
         use_memo((state.version, api), move |(_, api)| {
@@ -823,7 +847,7 @@ pub fn LivePanel(p: &LivePanelProps) -> Html {
             }
             { for rows }
             if let Some(l) = load.as_ref().as_ref().filter(|l| !l.nodes.is_empty()) {
-                <p class="hint" id="live-load">{ load_words(l) }{ api_servers_from(state.api_servers) }</p>
+                <p class="hint" id="live-load">{ load_words(l) }{ api_servers_from(state.api_servers) }{ l.api.levels.as_deref().map(|l| format!(" {}.", shares_words(l))).unwrap_or_default() }</p>
             }
             { for chosen }
             { for nodes }

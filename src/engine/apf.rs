@@ -66,29 +66,62 @@ pub struct LevelSeats {
     pub borrowable: u32,
 }
 
+/// A priority level's share of a server, as its PriorityLevelConfiguration
+/// sets it (`nominalConcurrencyShares`, `lendablePercent`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LevelShares {
+    pub name: String,
+    pub nominal_concurrency_shares: u32,
+    pub lendable_percent: u32,
+}
+
+/// The levels a default API server configures.
+pub fn default_shares() -> Vec<LevelShares> {
+    LEVELS
+        .iter()
+        .map(|&(name, shares, lendable)| LevelShares {
+            name: name.to_owned(),
+            nominal_concurrency_shares: shares,
+            lendable_percent: lendable,
+        })
+        .collect()
+}
+
 /// Every level's seats on one API server whose limit is `server_limit`.
 pub fn seats(server_limit: u32) -> Vec<LevelSeats> {
-    let total: u64 = LEVELS.iter().map(|l| u64::from(l.1)).sum();
-    let limit = u64::from(server_limit);
-    let nominal: Vec<u64> = LEVELS
+    seats_of(&default_shares(), server_limit)
+}
+
+/// `seats` for the levels a cluster configures: the server sums every
+/// level's shares, the exempt one's included (`apf_controller.go`,
+/// `digestConfigObjects`).
+pub fn seats_of(levels: &[LevelShares], server_limit: u32) -> Vec<LevelSeats> {
+    let total: u64 = levels
         .iter()
-        .map(|l| (limit * u64::from(l.1)).div_ceil(total))
+        .map(|l| u64::from(l.nominal_concurrency_shares))
+        .sum::<u64>()
+        .max(1);
+    let limit = u64::from(server_limit);
+    let nominal: Vec<u64> = levels
+        .iter()
+        .map(|l| (limit * u64::from(l.nominal_concurrency_shares)).div_ceil(total))
         .collect();
     // Go's math.Round: halves away from zero.
-    let lendable: Vec<u64> = LEVELS
+    let lendable: Vec<u64> = levels
         .iter()
         .zip(&nominal)
-        .map(|(l, n)| (n * u64::from(l.2) * 2 + 100) / 200)
+        .map(|(l, n)| (n * u64::from(l.lendable_percent.min(100)) * 2 + 100) / 200)
         .collect();
     let lent: u64 = lendable.iter().sum();
-    LEVELS
+    levels
         .iter()
         .enumerate()
         .map(|(i, l)| LevelSeats {
-            name: l.0.to_owned(),
-            nominal: nominal[i] as u32,
-            lendable: lendable[i] as u32,
-            borrowable: (lent - lendable[i]) as u32,
+            name: l.name.clone(),
+            nominal: u32::try_from(nominal[i]).unwrap_or(u32::MAX),
+            lendable: u32::try_from(lendable[i]).unwrap_or(u32::MAX),
+            borrowable: u32::try_from(lent - lendable[i]).unwrap_or(u32::MAX),
         })
         .collect()
 }
@@ -105,6 +138,10 @@ pub struct ApiServer {
     pub max_mutating_requests_inflight: u32,
     #[serde(default = "default_seconds")]
     pub seconds_per_request: f64,
+    /// The cluster's priority levels where they were read
+    /// (`formats::flowcontrol`), else a default server's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<Vec<LevelShares>>,
 }
 
 fn default_replicas() -> u32 {
@@ -127,6 +164,7 @@ impl Default for ApiServer {
             max_requests_inflight: DEFAULT_MAX_REQUESTS_INFLIGHT,
             max_mutating_requests_inflight: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
             seconds_per_request: DEFAULT_SECONDS_PER_REQUEST,
+            levels: None,
         }
     }
 }
@@ -148,6 +186,17 @@ impl ApiServer {
         if self.max_requests_inflight > 100_000 || self.max_mutating_requests_inflight > 100_000 {
             return Err("apiServer.maxRequestsInflight: at most 100000 each".into());
         }
+        if let Some(levels) = &self.levels {
+            if !levels
+                .iter()
+                .any(|l| l.name == SYSTEM && l.nominal_concurrency_shares > 0)
+            {
+                return Err("apiServer.levels: no system level with nominalConcurrencyShares above 0, which serves the kubelets' pod requests".into());
+            }
+            if levels.iter().any(|l| l.lendable_percent > 100) {
+                return Err("apiServer.levels: lendablePercent is 0 to 100".into());
+            }
+        }
         if !(self.seconds_per_request > 0.0 && self.seconds_per_request <= 60.0) {
             return Err(format!(
                 "apiServer.secondsPerRequest: {} is not more than 0 and at most 60",
@@ -164,7 +213,10 @@ impl ApiServer {
 
     /// A level's seats on one replica.
     pub fn level(&self, name: &str) -> LevelSeats {
-        seats(self.server_limit())
+        let limit = self.server_limit();
+        self.levels
+            .as_deref()
+            .map_or_else(|| seats(limit), |l| seats_of(l, limit))
             .into_iter()
             .find(|l| l.name == name)
             .unwrap_or(LevelSeats {

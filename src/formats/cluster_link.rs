@@ -167,6 +167,7 @@ fn read_api(r: &mut Reader, v: &str, c: &mut ClusterInputs) {
             max_requests_inflight: inflight,
             max_mutating_requests_inflight: mutating,
             seconds_per_request: seat as f64 / 1_000.0,
+            levels: None,
         };
         match api.validate() {
             Ok(()) => c.api_server = api,

@@ -5,9 +5,11 @@
 //! --validate=strict`), `link` (the URL codec), `json` (JSON text, the
 //! browser's own in the wasm), `strict` (every key shown to a struct, for
 //! serde-wasm-bindgen), `time` (kubectl's timestamps), `endpoints` (the
-//! API servers' count, from the `kubernetes` Endpoints).
+//! API servers' count, from the `kubernetes` Endpoints), `flowcontrol` (the
+//! cluster's priority levels).
 
 pub mod endpoints;
+pub mod flowcontrol;
 pub mod json;
 pub mod kubelet_config;
 pub mod link;

@@ -558,6 +558,26 @@ fn answer(path: &str, shared: &Shared) -> (u16, String) {
         ["api", "v1", "namespaces", "default", "endpoints", "kubernetes"] if shared.nodes => (200, json!({
             "kind": "Endpoints", "apiVersion": "v1", "metadata": {"name": "kubernetes", "namespace": "default"},
             "subsets": [{"addresses": [{"ip": "10.0.0.10"}, {"ip": "10.0.0.11"}], "ports": [{"name": "https", "port": 6443, "protocol": "TCP"}]}]}).to_string()),
+        // A default server's priority levels and one of the cluster's own
+        // (100 shares): the system level's 30 of 345.
+        ["apis", "flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"] if shared.nodes => {
+            let level = |name: &str, kind: &str, shares: u32, lendable: u32| json!({
+                "metadata": {"name": name},
+                "spec": {"type": kind, (kind.to_lowercase()): {"nominalConcurrencyShares": shares, "lendablePercent": lendable}}});
+            let levels = vec![
+                level("exempt", "Exempt", 0, 0),
+                level("system", "Limited", 30, 33),
+                level("node-high", "Limited", 40, 25),
+                level("leader-election", "Limited", 10, 0),
+                level("workload-high", "Limited", 40, 50),
+                level("workload-low", "Limited", 100, 90),
+                level("global-default", "Limited", 20, 50),
+                level("catch-all", "Limited", 5, 0),
+                level("batch", "Limited", 100, 0),
+            ];
+            (200, json!({"kind": "PriorityLevelConfigurationList", "apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+                "metadata": {"resourceVersion": FIRST_RESOURCE_VERSION.to_string()}, "items": levels}).to_string())
+        }
         ["api", "v1", "namespaces", ns, "pods"] => (200, pods(Some(ns))),
         ["api", "v1", "namespaces", ns, "pods", name] => match in_ns(served, Some(ns)).find(|p| p.name == *name) {
             Some(p) => (200, pod_json(p).to_string()),

@@ -631,17 +631,23 @@ pub struct WatchLoad<'a> {
 }
 
 impl WatchLoad<'_> {
-    /// The load line, and where the API servers came from when the
-    /// cluster counted them.
+    /// The load line, and where the API servers and their levels came
+    /// from where the cluster said.
     fn words(&self) -> String {
-        match self.replicas_from {
-            ReplicasFrom::Endpoints => format!(
-                "{}. {}; --api-server sets their limits",
-                load_words(self.now),
+        let mut words = load_words(self.now);
+        if self.replicas_from == ReplicasFrom::Endpoints {
+            words.push_str(&format!(
+                ". {}; --api-server sets their limits",
                 crate::formats::endpoints::counted_words(self.now.api.replicas)
-            ),
-            ReplicasFrom::Given | ReplicasFrom::Default => load_words(self.now),
+            ));
         }
+        if let Some(levels) = &self.now.api.levels {
+            words.push_str(&format!(
+                ". {}",
+                crate::formats::flowcontrol::shares_words(levels)
+            ));
+        }
+        words
     }
 }
 
