@@ -40,14 +40,12 @@ struct Address {
 
 /// How many API servers the Endpoints lists: its distinct addresses.
 pub fn api_servers(text: &str) -> Result<u32, String> {
-    if text.len() > MAX_ENDPOINTS_TEXT {
-        return Err(format!(
-            "the kubernetes Endpoints is over {} KB",
-            MAX_ENDPOINTS_TEXT / 1024
-        ));
-    }
-    let e: Endpoints = super::json::from_str(text)
-        .map_err(|e| format!("the kubernetes Endpoints is not an Endpoints: {e}"))?;
+    let e: Endpoints = super::json::api_object(
+        text,
+        MAX_ENDPOINTS_TEXT,
+        "the kubernetes Endpoints is over",
+        "the kubernetes Endpoints is not an Endpoints",
+    )?;
     if let Some(kind) = e.kind.as_deref().filter(|k| *k != "Endpoints") {
         return Err(format!("the kubernetes Endpoints came back as a {kind}"));
     }

@@ -62,14 +62,12 @@ struct Commons {
 /// its `system` level has no nominal seats (it would only borrow, which the
 /// load is not set against).
 pub fn levels(text: &str) -> Result<Vec<LevelShares>, String> {
-    if text.len() > MAX_PRIORITY_LEVELS_TEXT {
-        return Err(format!(
-            "the PriorityLevelConfigurations are over {} KB",
-            MAX_PRIORITY_LEVELS_TEXT / 1024
-        ));
-    }
-    let list: List = super::json::from_str(text)
-        .map_err(|e| format!("not a PriorityLevelConfigurationList: {e}"))?;
+    let list: List = super::json::api_object(
+        text,
+        MAX_PRIORITY_LEVELS_TEXT,
+        "the PriorityLevelConfigurations are over",
+        "not a PriorityLevelConfigurationList",
+    )?;
     if let Some(kind) = list
         .kind
         .as_deref()

@@ -19,6 +19,21 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     imp::from_str(text)
 }
 
+/// An object a watch reads of the API once (`endpoints`, `flowcontrol`):
+/// refused past `max` bytes (`over`, then its size in KB) or where it does
+/// not read as `T` (`not`, then why).
+pub fn api_object<T: DeserializeOwned>(
+    text: &str,
+    max: usize,
+    over: &str,
+    not: &str,
+) -> Result<T, String> {
+    if text.len() > max {
+        return Err(format!("{over} {} KB", max / 1024));
+    }
+    from_str(text).map_err(|e| format!("{not}: {e}"))
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod imp {
     use super::*;
