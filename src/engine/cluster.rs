@@ -285,7 +285,7 @@ pub struct NodeSent {
 impl NodeSent {
     /// What a node's clients' limiters let through, as the sweep reads it.
     fn of(api: &ApiLoad, event_api: Option<&ApiLoad>) -> NodeSent {
-        let binds = |a: &ApiLoad| a.max_queue_delay_ms.iter().any(|&d| d > 0);
+        let binds = |a: &ApiLoad| a.limited_windows > 0;
         NodeSent {
             limiter_binds: binds(api) || event_api.is_some_and(binds),
             sent_per_window: sent_per_window(api, event_api).into_owned(),

@@ -12,7 +12,7 @@ use super::requests::{RequestsByKind, RequestsTimeline};
 use super::runs::{pod_runs, PodRuns};
 use super::scenario::Scenario;
 use super::sent::{self, NodeRequests};
-use super::windows::{peak_and_busy, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
+use super::windows::{peak_and_busy, peak_of_sum, FIRST_MINUTES_MS, LOAD_WINDOW_MS};
 
 /// Restarts and requests, per pod and for the node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -99,9 +99,9 @@ impl Summary {
         let first_windows = (FIRST_MINUTES_MS / LOAD_WINDOW_MS) as usize;
         let pod = |of: fn(&RequestsTimeline) -> RequestsByKind| t.requests.as_ref().map(of);
         let delays = |api: Option<&ApiLoad>| {
-            let (longest, limited) =
-                peak_and_busy(api.map_or(&[][..], |a| &a.max_queue_delay_ms[..]));
-            (longest as i64, limited as i64)
+            api.map_or((0, 0), |a| {
+                (a.longest_wait_ms as i64, a.limited_windows as i64)
+            })
         };
         let (max_queue_delay_ms, limited_windows) = delays(Some(&t.api));
         let (event_max_queue_delay_ms, event_limited_windows) = delays(t.event_api.as_ref());
@@ -119,7 +119,10 @@ impl Summary {
                 first_windows,
             ),
             peak_node_requests_per_window: peak(&t.node_requests_per_window),
-            peak_sent_per_window: peak(&t.sent_per_window()),
+            peak_sent_per_window: peak_of_sum(
+                &t.api.admitted_per_window,
+                t.event_api.as_ref().map(|e| &e.admitted_per_window[..]),
+            ) as i64,
             max_queue_delay_ms,
             limited_windows,
             event_max_queue_delay_ms,

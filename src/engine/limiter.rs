@@ -23,6 +23,12 @@ pub struct ApiLoad {
     pub admitted_per_window: Vec<u64>,
     /// The longest a request waits in each window (0: the limit does not bind).
     pub max_queue_delay_ms: Vec<Ms>,
+    /// The longest of those, and how many windows have a wait: kept as the
+    /// windows are written, since every summary reads them.
+    #[serde(default)]
+    pub longest_wait_ms: Ms,
+    #[serde(default)]
+    pub limited_windows: u64,
 }
 
 /// Whole units of requests: `u64` where a day's requests fit (the common
@@ -301,7 +307,7 @@ pub fn admit(
         + u128::from(burst)
         + u128::from(qps) * u128::from(window_ms.max(1)) / 1000
         + 1;
-    let (admitted_per_window, max_queue_delay_ms) = match requests.checked_mul(4 * scale) {
+    let (admitted_per_window, max_queue_delay_ms, waits) = match requests.checked_mul(4 * scale) {
         Some(units) if units <= u128::from(u64::MAX) => {
             run::<u64>(&a, scale as u64, qps, burst, bursts.may_repeat())
         }
@@ -312,7 +318,16 @@ pub fn admit(
         burst,
         admitted_per_window,
         max_queue_delay_ms,
+        longest_wait_ms: waits.longest_ms,
+        limited_windows: waits.windows,
     }
+}
+
+/// The longest wait in any window, and the windows with one.
+#[derive(Debug, Default, PartialEq)]
+struct Waits {
+    longest_ms: Ms,
+    windows: u64,
 }
 
 /// A window as the bucket sees it: its length, its flow and its bursts
@@ -352,7 +367,7 @@ fn run<U: Units>(
     qps: u32,
     burst: u32,
     repeat: bool,
-) -> (Vec<u64>, Vec<Ms>) {
+) -> (Vec<u64>, Vec<Ms>, Waits) {
     let (times, counts) = a.bursts.flat(a.horizon_ms.saturating_add(1));
     // Restarts all stepped through (jittered) are read as a slice, the loop
     // they had before periodic tails; others through `Times`.
@@ -454,7 +469,7 @@ fn run_over<U: Units, T: BurstTimes>(
     qps: u32,
     burst: u32,
     repeat: bool,
-) -> (Vec<u64>, Vec<Ms>) {
+) -> (Vec<u64>, Vec<Ms>, Waits) {
     let whole = |x: U| x.try_into().unwrap_or(u64::MAX);
     let zero = U::default();
     let rate = U::from(u64::from(qps)) * (scale / U::from(1000));
@@ -487,6 +502,7 @@ fn run_over<U: Units, T: BurstTimes>(
     // seen: windows are all one length but the last, so it is divided once.
     let mut per_ms = (0, zero);
     let (mut admitted_units, mut admitted_whole) = (zero, 0);
+    let mut waits = Waits::default();
     // Whole requests, halves up, rounded as a running total: the windows
     // add up to every span's total, which never passes what arrived.
     // (A window that admits nothing leaves the total as it was.)
@@ -498,6 +514,10 @@ fn run_over<U: Units, T: BurstTimes>(
             admitted_whole = through;
         }
         delays[i] = delay;
+        if delay > 0 {
+            waits.longest_ms = waits.longest_ms.max(delay);
+            waits.windows += 1;
+        }
     };
     // Windows before `full` are all `window_ms` long.
     let full = usize::try_from(a.horizon_ms / a.window_ms.max(1))
@@ -634,7 +654,7 @@ fn run_over<U: Units, T: BurstTimes>(
         write(i, units, delay);
         i += 1;
     }
-    (admitted, delays)
+    (admitted, delays, waits)
 }
 
 #[cfg(test)]
@@ -886,8 +906,13 @@ mod tests {
             let full = admit(&b, &flow, 10_000, horizon, qps, burst);
             assert_eq!(
                 (full.admitted_per_window, full.max_queue_delay_ms),
-                stepped,
+                (stepped.0, stepped.1.clone()),
                 "case {case}: admit"
+            );
+            assert_eq!(
+                (full.longest_wait_ms, full.limited_windows),
+                waits_of(&stepped.1),
+                "case {case}: its waits"
             );
             queued += usize::from(stepped.1.iter().any(|&d| d > 0));
         }
@@ -897,6 +922,12 @@ mod tests {
 
     /// Every window stepped in turn, none skipped or compared: what `admit`
     /// must equal (whole 10 s windows, so a request is 10,000 units).
+    /// The longest of every window's waits, and the windows with one.
+    fn waits_of(delays: &[Ms]) -> (Ms, u64) {
+        let longest = delays.iter().copied().max().unwrap_or(0);
+        (longest, delays.iter().filter(|&&d| d > 0).count() as u64)
+    }
+
     fn every_window(
         times: &[Ms],
         count: u64,
@@ -967,6 +998,11 @@ mod tests {
             b.push(&times, count);
             let load = admit(&b, &flow, 10_000, horizon, qps, burst);
             let stepped = every_window(&list, count, &flow, qps, burst);
+            assert_eq!(
+                (load.longest_wait_ms, load.limited_windows),
+                waits_of(&stepped.1),
+                "case {case}: its waits"
+            );
             assert_eq!(
                 (load.admitted_per_window, load.max_queue_delay_ms),
                 stepped,

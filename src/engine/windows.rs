@@ -131,6 +131,22 @@ pub fn peak_and_busy(windows: &[u64]) -> (u64, usize) {
     (peak, busy)
 }
 
+/// The busiest window of `a` with `b` added (as `add_windows` adds it),
+/// without the sum's list: a plain loop, as `total`.
+pub fn peak_of_sum(a: &[u64], b: Option<&[u64]>) -> u64 {
+    let Some(b) = b else {
+        return peak_and_busy(a).0;
+    };
+    let n = a.len().min(b.len());
+    let (both, rest) = a.split_at(n);
+    let (mut peak, mut w) = (peak_and_busy(rest).0, 0);
+    while w < n {
+        peak = peak.max(both[w] + b[w]);
+        w += 1;
+    }
+    peak
+}
+
 /// The windows of each of `lists` added up.
 pub(crate) fn sum_windows(n: usize, lists: &[&[u64]]) -> Vec<u64> {
     let mut sum = vec![0; n];
@@ -165,6 +181,19 @@ pub fn restarts_in_windows(restarts_at_ms: &Times, bounds_ms: &[Ms]) -> Vec<u64>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Sums 5, 5, 8, then 7 with nothing added: the busiest is 8, as the
+    // summed list's; alone, 7.
+    #[test]
+    fn peak_of_a_sum() {
+        let (a, b) = ([1, 5, 2, 7], [4, 0, 6]);
+        assert_eq!(peak_of_sum(&a, Some(&b)), 8);
+        let mut summed = a.to_vec();
+        add_windows(&mut summed, &b, false);
+        assert_eq!(peak_and_busy(&summed).0, 8);
+        assert_eq!(peak_of_sum(&a, None), 7);
+        assert_eq!(peak_of_sum(&[], Some(&b)), 0);
+    }
 
     // 10 s windows: a restart on a boundary opens the next window, and the
     // last window takes every later one.
