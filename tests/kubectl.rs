@@ -146,6 +146,7 @@ fn every_kubectl_prints_what_the_reader_reads_back() {
     let stub = serve(Options {
         held: false,
         malformed: false,
+        locked: false,
     });
     let server = stub.url.clone();
     let served = pods();
@@ -314,12 +315,14 @@ fn follow_reads_every_kubectls_watch() {
         let stub = serve(Options {
             held: false,
             malformed: false,
+            locked: false,
         });
         let mut runs = vec![("-A", follow(bin, &stub.url, &["-A"]))];
         drop(stub);
         let stub = serve(Options {
             held: false,
             malformed: false,
+            locked: false,
         });
         runs.push((
             "-A --output-watch-events",
@@ -391,6 +394,7 @@ fn follow_reads_every_kubectls_watch() {
         let stub = serve(Options {
             held: false,
             malformed: false,
+            locked: false,
         });
         let text = kubectl(
             bin,
@@ -443,6 +447,7 @@ fn follow_reads_every_kubectls_watch() {
         let stub = serve(Options {
             held: false,
             malformed: true,
+            locked: false,
         });
         let (lines, stderr) = follow(bin, &stub.url, &["-n", "shop"]);
         let what = format!("kubectl {name} get pods -n shop");
@@ -474,7 +479,7 @@ fn kubeconfig(dir: &Path, server: &str) -> std::path::PathBuf {
 /// script released: its JSON lines, what it said, how it ended, and the
 /// requests the stub served.
 fn watch_cluster(bin: &Path, plugin: bool) -> (Vec<Value>, String, bool, Vec<String>) {
-    let (lines, stderr, ok, requests) = watching(bin, plugin, &["--json"]);
+    let (lines, stderr, ok, requests) = watching(bin, plugin, &["--json"], false);
     let lines = lines
         .iter()
         .map(|l| serde_json::from_str(l).expect("a line of JSON"))
@@ -484,12 +489,18 @@ fn watch_cluster(bin: &Path, plugin: bool) -> (Vec<Value>, String, bool, Vec<Str
 
 /// `watch_cluster` with `more` options, its output's lines as they are (the
 /// table's without --json), released once each node's /configz has been
-/// asked.
-fn watching(bin: &Path, plugin: bool, more: &[&str]) -> (Vec<String>, String, bool, Vec<String>) {
+/// asked; `locked`: the stub's Endpoints and priority levels forbidden.
+fn watching(
+    bin: &Path,
+    plugin: bool,
+    more: &[&str],
+    locked: bool,
+) -> (Vec<String>, String, bool, Vec<String>) {
     let json = more.contains(&"--json");
     let stub = serve_nodes(Options {
         held: true,
         malformed: false,
+        locked,
     });
     let dir = std::env::temp_dir().join(format!(
         "crashloop-watch-{}-{}",
@@ -709,7 +720,7 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
     }
     // The terminal's table, its output not a terminal: a row per node,
     // what each node's facts are where not its /configz, the disagreement.
-    let (lines, stderr, ok, _) = watching(&found[0].1, false, &[]);
+    let (lines, stderr, ok, _) = watching(&found[0].1, false, &[], false);
     assert!(ok, "{stderr}");
     let text = lines.join("\n");
     let last = &text[text.rfind("crash-looping of").expect("a table")..];
@@ -730,6 +741,7 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
         &found[0].1,
         false,
         &["--json", "--api-server", r#"{"replicas": 5}"#],
+        false,
     );
     assert!(ok, "{stderr}");
     let last: Value = serde_json::from_str(lines.last().expect("a line")).expect("JSON");
@@ -739,4 +751,41 @@ fn watch_diagnoses_each_pod_on_its_own_nodes_kubelet() {
         !requests.iter().any(|r| r.contains("/endpoints/")),
         "{requests:?}"
     );
+}
+
+/// A user without the optional rules (get on the kubernetes Endpoints, list
+/// on the priority levels), through every kubectl: the load is set against
+/// a default API server's, and the command says why in kubectl's words and
+/// which rule would allow each. By default 3 servers, each with the system
+/// level's 30 of a default server's 245 shares of 600 seats: ceil(73.5) =
+/// 74, 222 seats.
+#[test]
+fn watch_without_the_optional_rules_says_why() {
+    let found = kubectls();
+    assert!(!found.is_empty(), "no kubectl on this machine");
+    for (name, bin) in &found {
+        let what = format!("kubectl {name}");
+        let (lines, stderr, ok, requests) = watching(bin, false, &["--json"], true);
+        assert!(ok, "{what}: {stderr}");
+        let last: Value = serde_json::from_str(lines.last().expect("a line")).expect("JSON");
+        let load = &last["load"];
+        assert_eq!(load["replicasFrom"], "default", "{what}: {load}");
+        assert_eq!(load["apiServer"]["replicas"], 3, "{what}: {load}");
+        assert!(load["apiServer"].get("levels").is_none(), "{what}: {load}");
+        assert_eq!(load["systemSeats"], 222, "{what}: {load}");
+        for expected in [
+            r#"the API servers could not be counted (Error from server (Forbidden): endpoints "kubernetes" is forbidden: User "dev" cannot get resource "endpoints" in API group "" in the namespace "default"): the load is set against 3 replicas by default (--api-server sets them); counting them needs get on endpoints in default"#,
+            r#"the priority levels could not be read (Error from server (Forbidden): prioritylevelconfigurations.flowcontrol.apiserver.k8s.io is forbidden: User "dev" cannot list resource "prioritylevelconfigurations" in API group "flowcontrol.apiserver.k8s.io" at the cluster scope): the system level's seats are a default API server's; reading them needs list on prioritylevelconfigurations in flowcontrol.apiserver.k8s.io"#,
+        ] {
+            assert!(
+                stderr.contains(expected),
+                "{what}: {expected}\n in\n{stderr}"
+            );
+        }
+        // Each asked once, not again on every change.
+        for path in ["/endpoints/kubernetes", "/prioritylevelconfigurations"] {
+            let asked = requests.iter().filter(|r| r.contains(path)).count();
+            assert_eq!(asked, 1, "{what}: {path} in {requests:?}");
+        }
+    }
 }

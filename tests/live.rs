@@ -32,6 +32,7 @@ fn the_page_watches_a_cluster_through_kubectl_proxy() {
     let stub = serve(Options {
         held: true,
         malformed: true,
+        locked: false,
     });
     through_proxy(&stub, "pods");
 }
@@ -45,6 +46,7 @@ fn the_page_diagnoses_each_pod_on_its_own_nodes_kubelet() {
     let stub = serve_nodes(Options {
         held: true,
         malformed: false,
+        locked: false,
     });
     through_proxy(&stub, "nodes");
 }

@@ -445,6 +445,9 @@ pub struct Options {
     /// once, 100 ms apart, and the watch ends after the last.
     pub held: bool,
     pub malformed: bool,
+    /// The user may not read the kubernetes Endpoints nor list the priority
+    /// levels (nodes mode): RBAC's 403 for each.
+    pub locked: bool,
 }
 
 /// The stub, serving until dropped.
@@ -554,6 +557,18 @@ fn answer(path: &str, shared: &Shared) -> (u16, String) {
                 None => (404, format!(r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":"nodes \"{name}\" not found","reason":"NotFound","code":404}}"#)),
             }
         }
+        // What RBAC answers a user without the optional rules: a Status
+        // whose message is the authorizer's (apiserver's
+        // endpoints/handlers/responsewriters/errors.go, forbiddenMessage),
+        // wrapped as apimachinery's NewForbidden words it.
+        ["api", "v1", "namespaces", "default", "endpoints", "kubernetes"] if shared.nodes && shared.options.locked => (403, json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": "endpoints \"kubernetes\" is forbidden: User \"dev\" cannot get resource \"endpoints\" in API group \"\" in the namespace \"default\"",
+            "reason": "Forbidden", "details": {"name": "kubernetes", "kind": "endpoints"}, "code": 403}).to_string()),
+        ["apis", "flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations"] if shared.nodes && shared.options.locked => (403, json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io is forbidden: User \"dev\" cannot list resource \"prioritylevelconfigurations\" in API group \"flowcontrol.apiserver.k8s.io\" at the cluster scope",
+            "reason": "Forbidden", "details": {"group": "flowcontrol.apiserver.k8s.io", "kind": "prioritylevelconfigurations"}, "code": 403}).to_string()),
         // Two API servers, as the lease reconciler lists them.
         ["api", "v1", "namespaces", "default", "endpoints", "kubernetes"] if shared.nodes => (200, json!({
             "kind": "Endpoints", "apiVersion": "v1", "metadata": {"name": "kubernetes", "namespace": "default"},
