@@ -93,7 +93,7 @@ if (mode === "nodes") {
     // server (147 at a default server's 245), on the two API servers the
     // stub's kubernetes Endpoints lists, not the link's one: 210 seats.
     const load = await tab.textContent("#live-load").catch(() => "");
-    if (!/^Load now, the crash loops at their cap: [0-9.]+ requests\/s to the API server, [0-9.]+ of its 210 system seats busy, .*\(2 replicas, 20 ms a request\)\. 2 API servers, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there\. The system level's seats are 30 of 345 shares, as the cluster's PriorityLevelConfigurations set them\.$/.test(load)) fail(`load: ${load}`);
+    if (!/^Load now, the crash loops' next 10 min from where they are on their curves: [0-9.]+ requests\/s to the API server, [0-9.]+ of its 210 system seats busy, .*\(2 replicas, 20 ms a request\)\. 2 API servers, as the cluster's kubernetes Endpoints lists them; their limits are the cluster view's: set them there\. The system level's seats are 30 of 345 shares, as the cluster's PriorityLevelConfigurations set them\.$/.test(load)) fail(`load: ${load}`);
     if (!seen.every((r) => /^[0-9]+\.[0-9]{2}$/.test(r[6]) && Number(r[6]) > 0)) fail(`rates: ${JSON.stringify(seen)}`);
     // A pod's diagnosis says which node facts it used.
     await until("b-0", (s) => s.some((r) => r[0] === "fleet/b-0"));

@@ -449,8 +449,9 @@ fn follow_prints_the_table_per_change_and_says_what_it_skips() {
     // Below the table, what the crash loops send the API server at their
     // cap (engine::load_now pins the numbers).
     assert!(
-        lines[3].starts_with("Load now, the crash loops at their cap: ")
-            && lines[3].contains(" of its 222 system seats busy, ")
+        lines[3].starts_with(
+            "Load now, the crash loops' next 10 min from where they are on their curves: "
+        ) && lines[3].contains(" of its 222 system seats busy, ")
             && lines[3].ends_with(" in the busiest 10 s (3 replicas by default, 20 ms a request)"),
         "{out}"
     );

@@ -4,10 +4,13 @@
 //! them. A node's looping pods are one workload on its kubelet (each
 //! running as long as the median of their last runs, their starts spread),
 //! run through the request model for `HORIZON_MS`; its rate is what its two
-//! clients sent per second over the last `STEADY_MS`, by when the loops
-//! run at their cap: the rate crash loops settle at. The busiest 10 s sums
-//! the nodes' windows each at its own moment: shifted to where the node's
-//! next restart falls in that stretch.
+//! clients send per second over the next `STEADY_MS` from where its loops
+//! are: from the run's restart as many restarts in as the median pod has
+//! had on its curve (fresh loops restart often, and their events are not
+//! yet held back by the spam filter), or, where the loops have come
+//! further than the run or it is unknown, its last `STEADY_MS`, by when
+//! they run at their cap. The busiest 10 s sums the nodes' windows each at its own
+//! moment: shifted to where the node's next restart falls in that stretch.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -15,12 +18,13 @@ use std::rc::Rc;
 
 use super::apf::{ApiServer, SYSTEM};
 use super::backoff::Ms;
-use super::cluster::node_series;
 use super::config::{KubeletVersion, Semantics};
 use super::kubelets::ClientLimits;
 use super::live::Live;
+use super::node::{node_timeline, sent_per_window};
 use super::pod::Epoch;
 use super::requests::{CLIENT_GO_DEFAULT_BURST, CLIENT_GO_DEFAULT_QPS};
+use super::runs::pod_runs_unbanded;
 use super::scenario::{
     Group, Scenario, ScenarioSpec, BURST_RANGE, EVENT_LIMIT_RANGE, PODS_RANGE, QPS_RANGE,
     RUN_RANGE_MS,
@@ -29,7 +33,7 @@ use super::windows::LOAD_WINDOW_MS;
 
 /// How long a node's crash loops are run: an hour reaches any cap.
 pub const HORIZON_MS: Ms = 3_600_000;
-/// The last stretch of it the rate is read over.
+/// The stretch of it the rate is read over.
 pub const STEADY_MS: Ms = 600_000;
 /// The windows of that stretch.
 const STEADY_WINDOWS: usize = (STEADY_MS / LOAD_WINDOW_MS) as usize;
@@ -69,10 +73,23 @@ pub struct LoadNow {
     pub api: ApiServer,
 }
 
+/// Restarts told apart: an hour's run at 1 s waits has fewer, and past it
+/// the last stretch is read.
+const MAX_RESTARTS: u64 = 3_600;
+
 /// A node's workload as the request model reads it: its curve (initial,
 /// maximum, reset), its kubelet, its looping pods and their run, its
-/// clients' limits.
-type Workload = (Ms, Ms, Ms, KubeletVersion, u32, Ms, ClientLimits);
+/// clients' limits, and how many restarts its pods have had on the curve.
+type Workload = (
+    Ms,
+    Ms,
+    Ms,
+    KubeletVersion,
+    u32,
+    Ms,
+    ClientLimits,
+    Option<u64>,
+);
 
 /// The rates already worked out, by workload: a watch asks on every
 /// change, and most nodes' workloads stay the same.
@@ -81,7 +98,7 @@ pub struct LoadCache {
     rates: HashMap<Workload, Rc<NodeRate>>,
 }
 
-/// What a node's workload sends: its rate over the last `STEADY_MS`, and
+/// What a node's workload sends: its rate over `STEADY_MS`, and
 /// each of that stretch's windows in requests a second.
 #[derive(Debug)]
 struct NodeRate {
@@ -89,11 +106,20 @@ struct NodeRate {
     windows: Vec<f64>,
 }
 
+/// A node's crash loops as a watch has them: its workload but for the
+/// median run and restarts, its pods' last runs and restarts on the curve,
+/// and its soonest next restart.
+struct NodeLoops {
+    node: String,
+    workload: Workload,
+    runs: Vec<Ms>,
+    restarts: Vec<u64>,
+    next: Option<Epoch>,
+}
+
 /// The load of `live`'s crash loops on `api`.
 pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow {
-    // Each node's curve, looping pods, their last runs, and its soonest
-    // next restart.
-    let mut by_node: Vec<(String, Workload, Vec<Ms>, Option<Epoch>)> = vec![];
+    let mut by_node: Vec<NodeLoops> = vec![];
     for p in live.pods() {
         let node = p.diagnosis_node().unwrap_or_default();
         let b = &live.assumption_of(p).backoff;
@@ -101,16 +127,31 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
         let limits = live.kubelet_of(p).map(|k| k.limits).unwrap_or_default();
         let looping = || p.diagnosis.containers.iter().filter(|c| c.looping());
         let runs = looping().filter_map(|c| c.run_ms);
-        let next = looping().filter_map(|c| c.next_restart_at).min();
-        match by_node.iter_mut().find(|(n, _, _, _)| n == node) {
-            Some((_, w, r, soonest)) => {
-                w.4 += 1;
-                r.extend(runs);
-                *soonest = soonest.iter().copied().chain(next).min();
+        // A wait below the cap says where on the curve (restarts before a
+        // reset are not on it); at the cap, the restart count says how
+        // long it has been there.
+        let restarts = looping().filter_map(|c| {
+            let below_cap = c.backoff_ms.is_some_and(|w| w < b.max_ms);
+            let on_curve = c
+                .curve_step
+                .filter(|_| below_cap)
+                .map(|s| u64::from(s.saturating_sub(1)));
+            match (c.restart_count, on_curve) {
+                (Some(r), Some(s)) => Some(r.min(s)),
+                (r, s) => r.or(s),
             }
-            None => by_node.push((
-                node.to_owned(),
-                (
+        });
+        let next = looping().filter_map(|c| c.next_restart_at).min();
+        match by_node.iter_mut().find(|l| l.node == node) {
+            Some(l) => {
+                l.workload.4 += 1;
+                l.runs.extend(runs);
+                l.restarts.extend(restarts);
+                l.next = l.next.into_iter().chain(next).min();
+            }
+            None => by_node.push(NodeLoops {
+                node: node.to_owned(),
+                workload: (
                     b.initial_ms,
                     b.max_ms,
                     b.reset_after_ms,
@@ -118,19 +159,27 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
                     1,
                     0,
                     limits,
+                    None,
                 ),
-                runs.collect(),
+                runs: runs.collect(),
+                restarts: restarts.collect(),
                 next,
-            )),
+            }),
         }
     }
     let mut windows = vec![0.0; STEADY_WINDOWS];
     let nodes: Vec<NodeLoad> = by_node
         .into_iter()
-        .map(|(node, mut w, mut runs, next)| {
-            runs.sort_unstable();
-            let median = runs.get(runs.len() / 2).copied().unwrap_or(0);
+        .map(|mut l| {
+            let (node, next, mut w) = (l.node, l.next, l.workload);
+            l.runs.sort_unstable();
+            let median = l.runs.get(l.runs.len() / 2).copied().unwrap_or(0);
             w.5 = median / RUN_STEP_MS * RUN_STEP_MS;
+            l.restarts.sort_unstable();
+            w.7 = l
+                .restarts
+                .get(l.restarts.len() / 2)
+                .map(|&r| r.min(MAX_RESTARTS));
             if cache.rates.len() >= KEPT && !cache.rates.contains_key(&w) {
                 cache.rates.clear();
             }
@@ -168,10 +217,11 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
     }
 }
 
-/// What a node's clients send per second over the last `STEADY_MS` of its
-/// workload. More pods than a scenario holds are run at its most and
-/// scaled: lockstep-free pods on one curve send in proportion.
-fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> NodeRate {
+/// What a node's clients send per second over `STEADY_MS` of its
+/// workload, from its pods' restarts (see the module's comment). More pods than
+/// a scenario holds are run at its most and scaled: lockstep-free pods on
+/// one curve send in proportion.
+fn node_rate((initial, max, reset, version, pods, run, limits, restarts): Workload) -> NodeRate {
     let ran = pods.min(*PODS_RANGE.end());
     // The kubelet hands a limit of 0 to client-go, which puts its own in;
     // one past the scenario's range never binds for one node's loops.
@@ -227,8 +277,18 @@ fn node_rate((initial, max, reset, version, pods, run, limits): Workload) -> Nod
             windows: vec![],
         };
     };
-    let sent = node_series(&scenario).sent.sent_per_window;
-    let steady = &sent[sent.len().saturating_sub(STEADY_WINDOWS)..];
+    let t = node_timeline(&scenario, &pod_runs_unbanded(&scenario));
+    let sent = sent_per_window(&t.api, t.event_api.as_ref());
+    let last = sent.len().saturating_sub(STEADY_WINDOWS);
+    let from = match restarts {
+        None => last,
+        Some(0) => 0,
+        Some(n) => t
+            .restarts_at_ms
+            .get(n as usize - 1)
+            .map_or(last, |at| ((at / LOAD_WINDOW_MS) as usize).min(last)),
+    };
+    let steady = &sent[from..from + STEADY_WINDOWS.min(sent.len() - from)];
     let scale = f64::from(pods) / f64::from(ran);
     NodeRate {
         per_second: steady.iter().sum::<u64>() as f64 * 1_000.0 / STEADY_MS as f64 * scale,
@@ -285,6 +345,10 @@ mod tests {
         }
     }
 
+    /// Restarts far along a curve: more than an hour's run holds at a 30 s
+    /// cap (some 100), so a node's last 600 s is read, at its cap.
+    const FAR: u64 = 200;
+
     /// One pod exiting at once on kubelet 1.37 with a 30 s maximum
     /// (`/configz`): at its cap a restart lands 30 to 45 s after the exit
     /// (the expiry jittered 1.0–1.5×), 14 to 20 restarts in 600 s; each
@@ -302,9 +366,9 @@ mod tests {
     #[test]
     fn a_nodes_crash_loops_at_their_cap_on_its_own_curve() {
         let mut live = nodes_on(&["node-b", "node-c"], THIRTY_SECONDS);
-        live.apply(looping("b-0", "node-b", 20), 0);
-        live.apply(looping("c-0", "node-c", 20), 0);
-        live.apply(looping("c-1", "node-c", 20), 0);
+        live.apply(looping("b-0", "node-b", FAR), 0);
+        live.apply(looping("c-0", "node-c", FAR), 0);
+        live.apply(looping("c-1", "node-c", FAR), 0);
         let mut cache = LoadCache::default();
         let load = load_now(&live, &ApiServer::default(), &mut cache);
         let rate = |n: &str| {
@@ -328,6 +392,30 @@ mod tests {
         assert_eq!(load.peak_seats_busy, peak * 0.02);
         // Worked out once per workload.
         assert_eq!(cache.rates.len(), 2);
+    }
+
+    /// Fresh loops send more than loops at their cap: on 1.37's defaults
+    /// (10 s doubling to 300 s, each expiry jittered 1.0–1.5×) a pod that
+    /// exits at once, in its first wait (no restart yet), restarts 5 times
+    /// in the next 600 s (at 10, 30, 70, 150 and 310 s at the soonest, 15,
+    /// 45, 105, 225 and 465 at the latest; the 6th past 600 s): at least 5
+    /// × 4 status requests and a Started event each, 25; at most 6 exits'
+    /// 2 status versions (24), 3 Normal events a start (18) and the spam
+    /// filter's 25 Warning: 67. So 0.042 to 0.112 a second. The same pod
+    /// far along (its cap: a restart each 300 to 450 s) restarts once or
+    /// twice in 600 s: 4 to 8 status requests and 2 to 6 events past the
+    /// filter, at most 0.024 a second.
+    #[test]
+    fn fresh_loops_send_more_than_loops_at_their_cap() {
+        let rate = |restarts: u64| {
+            let mut live = nodes_on(&["node-f"], r#"{"kubeletconfig":{}}"#);
+            live.apply(looping("f-0", "node-f", restarts), 0);
+            load_now(&live, &ApiServer::default(), &mut LoadCache::default()).requests_per_second
+        };
+        let fresh = rate(0);
+        assert!((25.0 / 600.0..=67.0 / 600.0).contains(&fresh), "{fresh}");
+        let far = rate(FAR);
+        assert!(far <= 14.0 / 600.0, "{far}");
     }
 
     /// A 30 s maximum, as a kubelet's /configz says it.
@@ -370,9 +458,9 @@ mod tests {
     fn nodes_add_up_at_their_own_moments() {
         let peak = |second_exit: Option<i64>| {
             let mut live = nodes_on(&["node-x", "node-y"], THIRTY_SECONDS);
-            live.apply(looping_at("x-0", "node-x", 20, AT), 0);
+            live.apply(looping_at("x-0", "node-x", FAR, AT), 0);
             if let Some(at) = second_exit {
-                live.apply(looping_at("y-0", "node-y", 20, at), 0);
+                live.apply(looping_at("y-0", "node-y", FAR, at), 0);
             }
             let load = load_now(&live, &ApiServer::default(), &mut LoadCache::default());
             (load.peak_requests_per_second, load.requests_per_second)
@@ -398,7 +486,7 @@ mod tests {
         let rate = |configz: &str| {
             let mut live = nodes_on(&["node-q"], configz);
             for i in 0..110 {
-                live.apply(looping(&format!("p-{i}"), "node-q", 20), 0);
+                live.apply(looping(&format!("p-{i}"), "node-q", FAR), 0);
             }
             load_now(&live, &ApiServer::default(), &mut LoadCache::default()).requests_per_second
         };

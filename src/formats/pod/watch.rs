@@ -721,7 +721,8 @@ pub fn load_words(l: &LoadNow) -> String {
         format!("{} replicas", l.api.replicas)
     };
     format!(
-        "Load now, the crash loops at their cap: {} requests/s to the API server, {} of its {} system seats busy, {} in the busiest {} ({replicas}, {} ms a request)",
+        "Load now, the crash loops' next {} from where they are on their curves: {} requests/s to the API server, {} of its {} system seats busy, {} in the busiest {} ({replicas}, {} ms a request)",
+        crate::engine::duration::format_human_ms(crate::engine::load_now::STEADY_MS),
         per_second(l.requests_per_second),
         per_second(l.seats_busy),
         l.system_seats,
