@@ -22,7 +22,7 @@ use super::config::{KubeletVersion, Semantics};
 use super::kubelets::ClientLimits;
 use super::live::Live;
 use super::node::{node_timeline, sent_per_window};
-use super::pod::Epoch;
+use super::pod::{curve_wait, Epoch};
 use super::requests::{CLIENT_GO_DEFAULT_BURST, CLIENT_GO_DEFAULT_QPS};
 use super::runs::pod_runs_unbanded;
 use super::scenario::{
@@ -72,10 +72,6 @@ pub struct LoadNow {
     /// The API servers it was set against.
     pub api: ApiServer,
 }
-
-/// Restarts told apart: an hour's run at 1 s waits has fewer, and past it
-/// the last stretch is read.
-const MAX_RESTARTS: u64 = 3_600;
 
 /// A node's workload as the request model reads it: its curve (initial,
 /// maximum, reset), its kubelet, its looping pods and their run, its
@@ -176,10 +172,14 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
             let median = l.runs.get(l.runs.len() / 2).copied().unwrap_or(0);
             w.5 = median / RUN_STEP_MS * RUN_STEP_MS;
             l.restarts.sort_unstable();
+            // Past as many restarts as the run can hold before its last
+            // stretch, that stretch is read: one workload, however far on.
+            let within = restarts_by(w.0, w.1, w.5, HORIZON_MS - STEADY_MS);
             w.7 = l
                 .restarts
                 .get(l.restarts.len() / 2)
-                .map(|&r| r.min(MAX_RESTARTS));
+                .copied()
+                .filter(|&r| r <= within);
             if cache.rates.len() >= KEPT && !cache.rates.contains_key(&w) {
                 cache.rates.clear();
             }
@@ -214,6 +214,25 @@ pub fn load_now(live: &Live, api: &ApiServer, cache: &mut LoadCache) -> LoadNow 
         peak_requests_per_second: peak,
         peak_seats_busy: peak * api.seconds_per_request,
         api: api.clone(),
+    }
+}
+
+/// The most restarts a pod running `run` each time can have made by `span`
+/// on a curve from `initial` to `max`: each wait at its soonest (the
+/// kubelet's jitter only lengthens them), the capped ones counted at once.
+fn restarts_by(initial: Ms, max: Ms, run: Ms, span: Ms) -> u64 {
+    let (mut at, mut n) = (0u64, 0u64);
+    loop {
+        let wait = curve_wait(initial, max, n + 1);
+        if wait >= max {
+            let cycle = (run + max).max(1);
+            return n + span.saturating_sub(at) / cycle;
+        }
+        at += run + wait;
+        if at > span {
+            return n;
+        }
+        n += 1;
     }
 }
 
@@ -390,7 +409,11 @@ mod tests {
         let peak = load.peak_requests_per_second;
         assert!((one + two..=1.8).contains(&peak), "{peak}");
         assert_eq!(load.peak_seats_busy, peak * 0.02);
-        // Worked out once per workload.
+        // Worked out once per workload; further on still, the same ones
+        // (past the 101 restarts an hour's run holds before its last 600 s).
+        assert_eq!(cache.rates.len(), 2);
+        live.apply(looping("b-0", "node-b", FAR + 7), 0);
+        load_now(&live, &ApiServer::default(), &mut cache);
         assert_eq!(cache.rates.len(), 2);
     }
 
@@ -416,6 +439,20 @@ mod tests {
         assert!((25.0 / 600.0..=67.0 / 600.0).contains(&fresh), "{fresh}");
         let far = rate(FAR);
         assert!(far <= 14.0 / 600.0, "{far}");
+    }
+
+    // 10 s doubling to 300 s, exiting at once: restarts at 10, 30, 70, 150
+    // and 310 s, then every 300 s: 5 + 8 = 13 by 3,000 s (the last at
+    // 2,710). Running 60 s each: 70, 150, 250, 390 and 610 s, then every
+    // 360 s: 5 + 6 = 11 (the last at 2,770). A 30 s cap: 10 and 30 s, then
+    // every 30 s: 2 + 99 = 101 (the last at 3,000). A 1 s cap from 1 s:
+    // 3,000.
+    #[test]
+    fn restarts_a_run_holds() {
+        assert_eq!(restarts_by(10_000, 300_000, 0, 3_000_000), 13);
+        assert_eq!(restarts_by(10_000, 300_000, 60_000, 3_000_000), 11);
+        assert_eq!(restarts_by(10_000, 30_000, 0, 3_000_000), 101);
+        assert_eq!(restarts_by(1_000, 1_000, 0, 3_000_000), 3_000);
     }
 
     /// A 30 s maximum, as a kubelet's /configz says it.
