@@ -224,7 +224,8 @@ fn restarts_by(initial: Ms, max: Ms, run: Ms, span: Ms) -> u64 {
     let (mut at, mut n) = (0u64, 0u64);
     loop {
         let wait = curve_wait(initial, max, n + 1);
-        if wait >= max {
+        // A curve that never grows (an initial of 0) is counted as capped.
+        if wait >= max || wait == 0 {
             let cycle = (run + max).max(1);
             return n + span.saturating_sub(at) / cycle;
         }
@@ -453,6 +454,9 @@ mod tests {
         assert_eq!(restarts_by(10_000, 300_000, 60_000, 3_000_000), 11);
         assert_eq!(restarts_by(10_000, 30_000, 0, 3_000_000), 101);
         assert_eq!(restarts_by(1_000, 1_000, 0, 3_000_000), 3_000);
+        // Degenerate curves end: no wait at all, or none that grows.
+        assert_eq!(restarts_by(0, 0, 0, 3_000_000), 3_000_000);
+        assert_eq!(restarts_by(0, 300_000, 0, 3_000_000), 10);
     }
 
     /// A 30 s maximum, as a kubelet's /configz says it.
