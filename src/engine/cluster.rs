@@ -19,7 +19,7 @@ use super::config::{CrashLoopBackOffConfig, KubeletConfig, Semantics};
 use super::duration::{format_count, format_go_duration_ms};
 use super::kept::Kept;
 use super::limiter::ApiLoad;
-use super::node::{node_admitted, node_timeline, sent_per_window};
+use super::node::{node_admitted, node_timeline, sent_into, sent_per_window, Admitted};
 use super::presets::Preset;
 use super::requests::RequestsByKind;
 use super::runs::{pod_runs_unbanded, pod_runs_unwindowed};
@@ -285,12 +285,24 @@ pub struct NodeSent {
 impl NodeSent {
     /// What a node's clients' limiters let through, as the sweep reads it.
     fn of(api: &ApiLoad, event_api: Option<&ApiLoad>) -> NodeSent {
-        let binds = |a: &ApiLoad| a.limited_windows > 0;
         NodeSent {
-            limiter_binds: binds(api) || event_api.is_some_and(binds),
+            limiter_binds: binds(api, event_api),
             sent_per_window: sent_per_window(api, event_api).into_owned(),
         }
     }
+
+    /// `of`, the status client's windows taken rather than copied.
+    fn admitted(a: Admitted) -> NodeSent {
+        NodeSent {
+            limiter_binds: binds(&a.api, a.event_api.as_ref()),
+            sent_per_window: sent_into(a.api.admitted_per_window, a.event_api.as_ref()),
+        }
+    }
+}
+
+/// Whether either client's rate limiter holds a request back.
+fn binds(api: &ApiLoad, event_api: Option<&ApiLoad>) -> bool {
+    api.limited_windows > 0 || event_api.is_some_and(|e| e.limited_windows > 0)
 }
 
 /// One node's sent series, with its requests over the horizon: all a class
@@ -616,8 +628,10 @@ pub fn sweep_value(cluster: &Cluster, reduce: bool, max: Ms) -> Vec<Rc<NodeSent>
             if let Some((_, done)) = ran.iter().find(|(k, _)| *k == s) {
                 return done.clone();
             }
-            let a = node_admitted(&s, &pod_runs_unwindowed(&s));
-            let done = Rc::new(NodeSent::of(&a.api, a.event_api.as_ref()));
+            let done = Rc::new(NodeSent::admitted(node_admitted(
+                &s,
+                &pod_runs_unwindowed(&s),
+            )));
             ran.push((s, done.clone()));
             done
         })

@@ -21,7 +21,9 @@ pub struct ApiLoad {
     pub burst: u32,
     /// Requests the limiter lets through in each window.
     pub admitted_per_window: Vec<u64>,
-    /// The longest a request waits in each window (0: the limit does not bind).
+    /// The longest a request waits in each window (0: the limit does not
+    /// bind); empty where only the totals below were kept
+    /// (`WaitsKept::Totals`).
     pub max_queue_delay_ms: Vec<Ms>,
     /// The longest of those, and how many windows have a wait: kept as the
     /// windows are written, since every summary reads them.
@@ -271,6 +273,16 @@ impl Arrivals<'_> {
     }
 }
 
+/// What `admit_keeping` keeps of the requests' waits: each window's longest
+/// (what the charts and the figures read), or only the longest of all and
+/// the windows with one (all the cluster's sweep reads: a day's list a value
+/// not written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitsKept {
+    EveryWindow,
+    Totals,
+}
+
 /// Runs the node's requests through the limiter: `bursts` at once,
 /// `flow_per_window` spread evenly over its window.
 pub fn admit(
@@ -280,6 +292,24 @@ pub fn admit(
     horizon_ms: Ms,
     qps: u32,
     burst: u32,
+) -> ApiLoad {
+    let limits = (qps, burst);
+    admit_keeping(
+        bursts,
+        flow_per_window,
+        (window_ms, horizon_ms),
+        limits,
+        WaitsKept::EveryWindow,
+    )
+}
+
+/// `admit`, keeping of the waits what `keep` says.
+pub fn admit_keeping(
+    bursts: &Bursts,
+    flow_per_window: &[u64],
+    (window_ms, horizon_ms): (Ms, Ms),
+    (qps, burst): (u32, u32),
+    keep: WaitsKept,
 ) -> ApiLoad {
     let a = Arrivals {
         bursts,
@@ -309,9 +339,9 @@ pub fn admit(
         + 1;
     let (admitted_per_window, max_queue_delay_ms, waits) = match requests.checked_mul(4 * scale) {
         Some(units) if units <= u128::from(u64::MAX) => {
-            run::<u64>(&a, scale as u64, qps, burst, bursts.may_repeat())
+            run::<u64>(&a, scale as u64, (qps, burst), bursts.may_repeat(), keep)
         }
-        _ => run::<u128>(&a, scale, qps, burst, bursts.may_repeat()),
+        _ => run::<u128>(&a, scale, (qps, burst), bursts.may_repeat(), keep),
     };
     ApiLoad {
         qps,
@@ -364,16 +394,16 @@ struct Stepped<U> {
 fn run<U: Units>(
     a: &Arrivals,
     scale: U,
-    qps: u32,
-    burst: u32,
+    limits: (u32, u32),
     repeat: bool,
+    keep: WaitsKept,
 ) -> (Vec<u64>, Vec<Ms>, Waits) {
     let (times, counts) = a.bursts.flat(a.horizon_ms.saturating_add(1));
     // Restarts all stepped through (jittered) are read as a slice, the loop
     // they had before periodic tails; others through `Times`.
     match times.stepped(0..times.len()) {
-        Some(all) => run_over(a, all, &counts, scale, qps, burst, repeat),
-        None => run_over(a, &*times, &counts, scale, qps, burst, repeat),
+        Some(all) => run_over(a, all, &counts, scale, limits, repeat, keep),
+        None => run_over(a, &*times, &counts, scale, limits, repeat, keep),
     }
 }
 
@@ -466,9 +496,9 @@ fn run_over<U: Units, T: BurstTimes>(
     times: T,
     counts: &[u64],
     scale: U,
-    qps: u32,
-    burst: u32,
+    (qps, burst): (u32, u32),
     repeat: bool,
+    keep: WaitsKept,
 ) -> (Vec<u64>, Vec<Ms>, Waits) {
     let whole = |x: U| x.try_into().unwrap_or(u64::MAX);
     let zero = U::default();
@@ -492,7 +522,11 @@ fn run_over<U: Units, T: BurstTimes>(
     };
     let n = a.flow_per_window.len();
     // Written in place: at opt-level "z" a push per window is a call.
-    let (mut admitted, mut delays) = (vec![0; n], vec![0; n]);
+    let mut admitted = vec![0; n];
+    let mut delays = match keep {
+        WaitsKept::EveryWindow => vec![0; n],
+        WaitsKept::Totals => vec![],
+    };
     let count = |k: usize| U::from(counts.get(k).or(counts.first()).copied().unwrap_or(0)) * scale;
     let mut from = 0;
     let mut below = times.below_rising();
@@ -513,7 +547,9 @@ fn run_over<U: Units, T: BurstTimes>(
             admitted[i] = through - admitted_whole;
             admitted_whole = through;
         }
-        delays[i] = delay;
+        if let Some(d) = delays.get_mut(i) {
+            *d = delay;
+        }
         if delay > 0 {
             waits.longest_ms = waits.longest_ms.max(delay);
             waits.windows += 1;
@@ -897,16 +933,28 @@ mod tests {
             let (qps, burst) = (1 + next(60) as u32, 1 + next(200) as u32);
             // Whole units for 1000, the windows and the last one's length.
             let scale = 30_000 * (horizon % 10_000).max(1);
-            let stepped = run::<u128>(&a, u128::from(scale), qps, burst, false);
+            let stepped = run::<u128>(
+                &a,
+                u128::from(scale),
+                (qps, burst),
+                false,
+                WaitsKept::EveryWindow,
+            );
             assert_eq!(
-                run::<u128>(&a, u128::from(scale), qps, burst, true),
+                run::<u128>(
+                    &a,
+                    u128::from(scale),
+                    (qps, burst),
+                    true,
+                    WaitsKept::EveryWindow
+                ),
                 stepped,
                 "case {case}"
             );
             let full = admit(&b, &flow, 10_000, horizon, qps, burst);
             assert_eq!(
                 (full.admitted_per_window, full.max_queue_delay_ms),
-                (stepped.0, stepped.1.clone()),
+                (stepped.0.clone(), stepped.1.clone()),
                 "case {case}: admit"
             );
             assert_eq!(
@@ -914,6 +962,24 @@ mod tests {
                 waits_of(&stepped.1),
                 "case {case}: its waits"
             );
+            // Its totals alone: the same, without a window's waits.
+            let totals = admit_keeping(
+                &b,
+                &flow,
+                (10_000, horizon),
+                (qps, burst),
+                WaitsKept::Totals,
+            );
+            assert_eq!(
+                (
+                    &totals.admitted_per_window,
+                    totals.longest_wait_ms,
+                    totals.limited_windows
+                ),
+                (&stepped.0, full.longest_wait_ms, full.limited_windows),
+                "case {case}: totals"
+            );
+            assert!(totals.max_queue_delay_ms.is_empty(), "case {case}");
             queued += usize::from(stepped.1.iter().any(|&d| d > 0));
         }
         // Both kinds of windows came up: some cases queued, some never did.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::Semantics;
-use super::limiter::{self, ApiLoad};
+use super::limiter::{self, ApiLoad, WaitsKept};
 use super::requests::{event_client_limits, Kind, RequestsTimeline};
 use super::runs::{pod_runs, Band, PodRuns, RestartsAndWaits, Series};
 use super::scenario::Scenario;
@@ -387,30 +387,35 @@ pub struct Admitted {
 /// Requests sent in each window: the status client's admitted windows,
 /// plus the event client's.
 pub fn sent_per_window<'a>(status: &'a ApiLoad, events: Option<&ApiLoad>) -> Cow<'a, [u64]> {
-    let status = &status.admitted_per_window;
     match events {
-        Some(events) => {
-            let mut sent = status.clone();
-            add_windows(&mut sent, &events.admitted_per_window, false);
-            Cow::Owned(sent)
-        }
-        None => Cow::Borrowed(status),
+        Some(events) => Cow::Owned(sent_into(status.admitted_per_window.clone(), Some(events))),
+        None => Cow::Borrowed(&status.admitted_per_window),
     }
 }
 
+/// `sent_per_window` into the status client's own list, where it is the
+/// caller's to keep (the cluster's sweep: a day's list a value not copied).
+pub fn sent_into(mut status: Vec<u64>, events: Option<&ApiLoad>) -> Vec<u64> {
+    if let Some(events) = events {
+        add_windows(&mut status, &events.admitted_per_window, false);
+    }
+    status
+}
+
 /// The node's clients' limiters alone, for what reads only what is sent
-/// (the cluster's sweep): no offered windows are summed.
+/// and the waits' totals (the cluster's sweep): no offered windows are
+/// summed, and no window's waits kept (`WaitsKept::Totals`).
 pub fn node_admitted(s: &Scenario, runs: &PodRuns) -> Admitted {
-    admitted(s, runs, &streams_of(s, runs, false))
+    admitted(s, runs, &streams_of(s, runs, false), WaitsKept::Totals)
 }
 
 /// The limiters' stage: the streams' bursts and the spread groups' flow
 /// through each client's limiter.
-fn admitted(s: &Scenario, runs: &PodRuns, streams: &NodeStreams<'_>) -> Admitted {
+fn admitted(s: &Scenario, runs: &PodRuns, streams: &NodeStreams<'_>, keep: WaitsKept) -> Admitted {
     let (horizon, spec) = (s.horizon_ms(), s.spec());
     let windows = windows_of(horizon);
-    let admit = |bursts: &limiter::Bursts, fluid: &[u64], (qps, burst): (u32, u32)| {
-        limiter::admit(bursts, fluid, LOAD_WINDOW_MS, horizon, qps, burst)
+    let admit = |bursts: &limiter::Bursts, fluid: &[u64], limits: (u32, u32)| {
+        limiter::admit_keeping(bursts, fluid, (LOAD_WINDOW_MS, horizon), limits, keep)
     };
     let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
     let spread = streams.spread.as_ref();
@@ -455,7 +460,7 @@ fn sum_kinds(windows: usize, of: &[Vec<u64>], kinds: &[Kind]) -> Vec<u64> {
 fn limited(s: &Scenario, runs: &PodRuns, streams: NodeStreams<'_>) -> Limited {
     let (horizon, spec) = (s.horizon_ms(), s.spec());
     let windows = windows_of(horizon);
-    let Admitted { api, event_api } = admitted(s, runs, &streams);
+    let Admitted { api, event_api } = admitted(s, runs, &streams, WaitsKept::EveryWindow);
     let NodeStreams {
         lockstep, spread, ..
     } = streams;
