@@ -9,8 +9,9 @@
 //! had on its curve (fresh loops restart often, and their events are not
 //! yet held back by the spam filter), or, where the loops have come
 //! further than the run or it is unknown, its last `STEADY_MS`, by when
-//! they run at their cap. The busiest 10 s sums the nodes' windows each at its own
-//! moment: shifted to where the node's next restart falls in that stretch.
+//! they run at their cap. The busiest 10 s sums the nodes' windows each at
+//! its own moment: shifted to where the node's next restart falls in that
+//! stretch.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -238,9 +239,9 @@ fn restarts_by(initial: Ms, max: Ms, run: Ms, span: Ms) -> u64 {
 }
 
 /// What a node's clients send per second over `STEADY_MS` of its
-/// workload, from its pods' restarts (see the module's comment). More pods than
-/// a scenario holds are run at its most and scaled: lockstep-free pods on
-/// one curve send in proportion.
+/// workload, from its pods' restarts (see the module's comment). More pods
+/// than a scenario holds are run at its most and scaled: lockstep-free pods
+/// on one curve send in proportion.
 fn node_rate((initial, max, reset, version, pods, run, limits, restarts): Workload) -> NodeRate {
     let ran = pods.min(*PODS_RANGE.end());
     // The kubelet hands a limit of 0 to client-go, which puts its own in;
