@@ -22,7 +22,7 @@ use super::backoff::Ms;
 use super::config::{KubeletVersion, Semantics};
 use super::kubelets::ClientLimits;
 use super::live::Live;
-use super::node::{node_timeline, sent_per_window};
+use super::node::{node_admitted, sent_into};
 use super::pod::{curve_wait, Epoch};
 use super::requests::{CLIENT_GO_DEFAULT_BURST, CLIENT_GO_DEFAULT_QPS};
 use super::runs::pod_runs_unbanded;
@@ -298,15 +298,19 @@ fn node_rate((initial, max, reset, version, pods, run, limits, restarts): Worklo
             windows: vec![],
         };
     };
-    let t = node_timeline(&scenario, &pod_runs_unbanded(&scenario));
-    let sent = sent_per_window(&t.api, t.event_api.as_ref());
+    // Only what is sent is read: the limiters' stage alone, as the sweep
+    // runs it (no offered windows by kind), and the first pod's restarts.
+    let runs = pod_runs_unbanded(&scenario);
+    let a = node_admitted(&scenario, &runs);
+    let sent = sent_into(a.api.admitted_per_window, a.event_api.as_ref());
     let last = sent.len().saturating_sub(STEADY_WINDOWS);
     let from = match restarts {
         None => last,
         Some(0) => 0,
-        Some(n) => t
-            .restarts_at_ms
-            .get(n as usize - 1)
+        Some(n) => runs
+            .groups
+            .first()
+            .and_then(|(at, _)| at.get(n as usize - 1))
             .map_or(last, |at| ((at / LOAD_WINDOW_MS) as usize).min(last)),
     };
     let steady = &sent[from..from + STEADY_WINDOWS.min(sent.len() - from)];
