@@ -247,12 +247,7 @@ fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
     // in u64 where the node's whole series times the nodes fits (a day's
     // always does; u128's division is many times slower in wasm), else u128.
     let at = |w: usize| node.get(w).copied().unwrap_or(0);
-    let fits = node
-        .iter()
-        .try_fold(0u64, |sum, &r| sum.checked_add(r))
-        .and_then(|sum| sum.checked_mul(n))
-        .is_some();
-    if fits {
+    if all_times(node, nodes).is_some() {
         let (mut running, spread) = (0u64, spread as u64);
         for (w, slot) in out.iter_mut().enumerate() {
             running += at(w);
@@ -271,6 +266,54 @@ fn spread_add(node: &[u64], nodes: u32, spread: usize, out: &mut [u64]) {
         }
         *slot += (running * u128::from(n) / spread as u128) as u64;
     }
+}
+
+/// The node's whole series times its nodes, where it fits in u64: then so
+/// does each window's share of it.
+fn all_times(node: &[u64], nodes: u32) -> Option<u64> {
+    node.iter()
+        .try_fold(0u64, |sum, &r| sum.checked_add(r))?
+        .checked_mul(u64::from(nodes))
+}
+
+/// A class as the sweep sums it: its node's series, nodes and spread.
+type SweepClass<'a> = (&'a [u64], u32, usize);
+
+/// The busiest of `len` windows of the classes summed (`spread_add` of
+/// each), in one pass over the windows with nothing written: the sweep
+/// re-sums 108 values when a node count moves, within the frame.
+fn peak_of(classes: &[SweepClass], len: usize) -> u64 {
+    let fits = classes.iter().try_fold(0u64, |sum, &(node, nodes, _)| {
+        sum.checked_add(all_times(node, nodes)?)
+    });
+    if fits.is_none() {
+        let mut total = vec![0; len];
+        for &(node, nodes, spread) in classes {
+            spread_add(node, nodes, spread, &mut total);
+        }
+        return total.into_iter().max().unwrap_or(0);
+    }
+    // Each spread class's running sum of its node's last `spread` windows.
+    let mut running = vec![0u64; classes.len()];
+    let mut peak = 0;
+    for w in 0..len {
+        let mut total = 0;
+        for (&(node, nodes, spread), sum) in classes.iter().zip(running.iter_mut()) {
+            let at = |i: usize| node.get(i).copied().unwrap_or(0);
+            let n = u64::from(nodes);
+            total += if spread <= 1 {
+                at(w) * n
+            } else {
+                *sum += at(w);
+                if w >= spread {
+                    *sum -= at(w - spread);
+                }
+                *sum * n / spread as u64
+            };
+        }
+        peak = peak.max(total);
+    }
+    peak
 }
 
 /// One node's admitted `/pods` requests per window, and whether either of
@@ -646,18 +689,19 @@ pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
     let api = &cluster.api_server;
     let seats = f64::from(api.level(apf::SYSTEM).nominal);
     let spreads = spreads(cluster);
-    let mut total: Vec<u64> = vec![];
     let points = nodes
         .per_value
         .iter()
         .map(|(max, series)| {
-            total.clear();
-            total.resize(span(series.iter().map(|t| &**t), &spreads), 0);
-            for ((c, t), &spread) in cluster.node_classes.iter().zip(series).zip(&spreads) {
-                spread_add(&t.sent_per_window, c.nodes, spread, &mut total);
-            }
-            let peak =
-                total.iter().copied().max().unwrap_or(0) as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
+            let classes: Vec<SweepClass> = cluster
+                .node_classes
+                .iter()
+                .zip(series)
+                .zip(&spreads)
+                .map(|((c, t), &spread)| (&t.sent_per_window[..], c.nodes, spread))
+                .collect();
+            let len = span(series.iter().map(|t| &**t), &spreads);
+            let peak = peak_of(&classes, len) as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
             SweepPoint {
                 max_ms: *max,
                 busy_percent: 100.0 * api.seats_busy(peak) / seats,
@@ -1036,4 +1080,103 @@ pub fn report(
         compared,
         recommendation: want.map(|w| recommend(c, w)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `peak_of` is the busiest window of the classes' sums as `spread_add`
+    /// writes them: one to four classes, spreads of 0 to 30 windows, nodes
+    /// alike and not, and sums past u64 (then summed in u128).
+    #[test]
+    fn the_sweeps_peak_is_the_written_sums_busiest_window() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % bound
+        };
+        for case in 0..300 {
+            let big = case % 10 == 0;
+            let nodes: Vec<Vec<u64>> = (0..1 + next(3))
+                .map(|_| {
+                    (0..next(50))
+                        .map(|_| {
+                            if big {
+                                (1 << 50) + next(1000)
+                            } else {
+                                next(500)
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let classes: Vec<SweepClass> = (0..1 + next(4))
+                .map(|_| {
+                    let node = &nodes[next(nodes.len() as u64) as usize];
+                    (&node[..], 1 + next(6000) as u32, next(31) as usize)
+                })
+                .collect();
+            let len = classes
+                .iter()
+                .map(|&(node, _, spread)| node.len() + spread.saturating_sub(1))
+                .max()
+                .unwrap_or(0);
+            let mut total = vec![0u64; len];
+            for &(node, nodes, spread) in &classes {
+                spread_add(node, nodes, spread, &mut total);
+            }
+            let want = total.iter().copied().max().unwrap_or(0);
+            assert_eq!(peak_of(&classes, len), want, "case {case}: {classes:?}");
+        }
+    }
+
+    /// `spread_add` is its definition, window by window: the node's
+    /// windows w − spread + 1 … w, times the nodes, over the spread,
+    /// rounded down; spreads longer than the node and sums longer than it
+    /// spread included, in u64 and in u128.
+    #[test]
+    fn a_spread_class_is_its_running_mean() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % bound
+        };
+        for case in 0..400 {
+            let len = next(40) as usize;
+            let big = case % 10 == 0;
+            let node: Vec<u64> = (0..len)
+                .map(|_| {
+                    if big {
+                        (1 << 50) + next(1000)
+                    } else {
+                        next(500)
+                    }
+                })
+                .collect();
+            let nodes = 1 + next(6000) as u32;
+            let spread = next(50) as usize;
+            let out_len = len + next(60) as usize;
+            let mut out: Vec<u64> = (0..out_len).map(|_| next(10)).collect();
+            let before = out.clone();
+            spread_add(&node, nodes, spread, &mut out);
+            for (w, (&got, &was)) in out.iter().zip(&before).enumerate() {
+                let over = spread.max(1);
+                let sum: u128 = (0..over)
+                    .filter_map(|j| w.checked_sub(j).and_then(|i| node.get(i)))
+                    .map(|&r| u128::from(r))
+                    .sum();
+                let want = sum * u128::from(nodes) / over as u128;
+                assert_eq!(
+                    u128::from(got - was),
+                    want,
+                    "case {case}: window {w} of {out_len}, spread {spread}, {len} node windows"
+                );
+            }
+        }
+    }
 }

@@ -254,10 +254,51 @@ impl<'a> Bursts<'a> {
     }
 }
 
+/// What arrives spread evenly over each window (spread groups' requests),
+/// or nothing over so many windows: a node without spread groups has no
+/// day's list of zeros for each client to add up and scan.
+#[derive(Debug, Clone, Copy)]
+pub enum Flow<'a> {
+    PerWindow(&'a [u64]),
+    Nothing { windows: usize },
+}
+
+impl Flow<'_> {
+    fn windows(self) -> usize {
+        match self {
+            Flow::PerWindow(flow) => flow.len(),
+            Flow::Nothing { windows } => windows,
+        }
+    }
+
+    /// Window `i`'s flow.
+    fn at(self, i: usize) -> u64 {
+        match self {
+            Flow::PerWindow(flow) => flow.get(i).copied().unwrap_or(0),
+            Flow::Nothing { .. } => 0,
+        }
+    }
+
+    fn total(self) -> u128 {
+        match self {
+            Flow::PerWindow(flow) => flow.iter().map(|&n| u128::from(n)).sum(),
+            Flow::Nothing { .. } => 0,
+        }
+    }
+
+    /// No window has any.
+    fn is_nothing(self) -> bool {
+        match self {
+            Flow::PerWindow(flow) => flow.iter().all(|&f| f == 0),
+            Flow::Nothing { .. } => true,
+        }
+    }
+}
+
 /// The node's requests, as `admit` takes them.
 struct Arrivals<'a> {
     bursts: &'a Bursts<'a>,
-    flow_per_window: &'a [u64],
+    flow: Flow<'a>,
     window_ms: Ms,
     horizon_ms: Ms,
 }
@@ -296,7 +337,7 @@ pub fn admit(
     let limits = (qps, burst);
     admit_keeping(
         bursts,
-        flow_per_window,
+        Flow::PerWindow(flow_per_window),
         (window_ms, horizon_ms),
         limits,
         WaitsKept::EveryWindow,
@@ -306,14 +347,14 @@ pub fn admit(
 /// `admit`, keeping of the waits what `keep` says.
 pub fn admit_keeping(
     bursts: &Bursts,
-    flow_per_window: &[u64],
+    flow: Flow,
     (window_ms, horizon_ms): (Ms, Ms),
     (qps, burst): (u32, u32),
     keep: WaitsKept,
 ) -> ApiLoad {
     let a = Arrivals {
         bursts,
-        flow_per_window,
+        flow,
         window_ms,
         horizon_ms,
     };
@@ -321,7 +362,7 @@ pub fn admit_keeping(
     // of every window's length (its flow spreads evenly over it). Windows are
     // as long as the first up to the horizon, where one may be cut short; any
     // after it are 1 ms, as the last one then is.
-    let n = flow_per_window.len();
+    let n = flow.windows();
     let cut = usize::try_from(horizon_ms / window_ms.max(1)).unwrap_or(usize::MAX);
     let scale = [0, cut.min(n.saturating_sub(1)), n.saturating_sub(1)]
         .map(|i| {
@@ -333,7 +374,7 @@ pub fn admit_keeping(
     // Nothing the bucket holds or counts exceeds every request arriving, the
     // bucket's size and a window's worth of tokens.
     let requests = bursts.total()
-        + flow_per_window.iter().map(|&n| u128::from(n)).sum::<u128>()
+        + flow.total()
         + u128::from(burst)
         + u128::from(qps) * u128::from(window_ms.max(1)) / 1000
         + 1;
@@ -520,7 +561,7 @@ fn run_over<U: Units, T: BurstTimes>(
         tokens: U::from(u64::from(burst)) * scale,
         backlog: zero,
     };
-    let n = a.flow_per_window.len();
+    let n = a.flow.windows();
     // Written in place: at opt-level "z" a push per window is a call.
     let mut admitted = vec![0; n];
     let mut delays = match keep {
@@ -559,10 +600,10 @@ fn run_over<U: Units, T: BurstTimes>(
     let full = usize::try_from(a.horizon_ms / a.window_ms.max(1))
         .unwrap_or(usize::MAX)
         .min(n.saturating_sub(1));
-    let no_flow = a.flow_per_window.iter().all(|&f| f == 0);
+    let no_flow = a.flow.is_nothing();
     let mut i = 0;
     while i < n {
-        let flow = a.flow_per_window[i];
+        let flow = a.flow.at(i);
         let (start, end) = a.span(i);
         let last = i + 1 == n;
         if per_ms.0 != end - start {
@@ -586,9 +627,7 @@ fn run_over<U: Units, T: BurstTimes>(
             let quiet = if no_flow {
                 to
             } else {
-                (i + 1..to)
-                    .find(|&j| a.flow_per_window[j] != 0)
-                    .unwrap_or(to)
+                (i + 1..to).find(|&j| a.flow.at(j) != 0).unwrap_or(to)
             }
             .max(i + 1);
             let ms = if quiet == i + 1 {
@@ -926,7 +965,7 @@ mod tests {
             };
             let a = Arrivals {
                 bursts: &b,
-                flow_per_window: &flow,
+                flow: Flow::PerWindow(&flow),
                 window_ms: 10_000,
                 horizon_ms: horizon,
             };
@@ -965,7 +1004,7 @@ mod tests {
             // Its totals alone: the same, without a window's waits.
             let totals = admit_keeping(
                 &b,
-                &flow,
+                Flow::PerWindow(&flow),
                 (10_000, horizon),
                 (qps, burst),
                 WaitsKept::Totals,
@@ -980,6 +1019,21 @@ mod tests {
                 "case {case}: totals"
             );
             assert!(totals.max_queue_delay_ms.is_empty(), "case {case}");
+            // No flow at all is a flow of zeros.
+            if flow.iter().all(|&f| f == 0) {
+                let nothing = admit_keeping(
+                    &b,
+                    Flow::Nothing { windows },
+                    (10_000, horizon),
+                    (qps, burst),
+                    WaitsKept::EveryWindow,
+                );
+                assert_eq!(
+                    (nothing.admitted_per_window, nothing.max_queue_delay_ms),
+                    (stepped.0.clone(), stepped.1.clone()),
+                    "case {case}: no flow"
+                );
+            }
             queued += usize::from(stepped.1.iter().any(|&d| d > 0));
         }
         // Both kinds of windows came up: some cases queued, some never did.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backoff::Ms;
 use super::config::Semantics;
-use super::limiter::{self, ApiLoad, WaitsKept};
+use super::limiter::{self, ApiLoad, Flow, WaitsKept};
 use super::requests::{event_client_limits, Kind, RequestsTimeline};
 use super::runs::{pod_runs, Band, PodRuns, RestartsAndWaits, Series};
 use super::scenario::Scenario;
@@ -414,41 +414,39 @@ pub fn node_admitted(s: &Scenario, runs: &PodRuns) -> Admitted {
 fn admitted(s: &Scenario, runs: &PodRuns, streams: &NodeStreams<'_>, keep: WaitsKept) -> Admitted {
     let (horizon, spec) = (s.horizon_ms(), s.spec());
     let windows = windows_of(horizon);
-    let admit = |bursts: &limiter::Bursts, fluid: &[u64], limits: (u32, u32)| {
-        limiter::admit_keeping(bursts, fluid, (LOAD_WINDOW_MS, horizon), limits, keep)
+    // No spread group: no flow.
+    let admit = |bursts: &limiter::Bursts, fluid: Option<Vec<u64>>, limits: (u32, u32)| {
+        let flow = match &fluid {
+            Some(fluid) => Flow::PerWindow(fluid),
+            None => Flow::Nothing { windows },
+        };
+        limiter::admit_keeping(bursts, flow, (LOAD_WINDOW_MS, horizon), limits, keep)
     };
     let main_limits = (spec.kube_api_qps, spec.kube_api_burst);
     let spread = streams.spread.as_ref();
     if !has_requests(s, runs) {
         return Admitted {
-            api: admit(&streams.status_bursts, &kep_flow(s, spread), main_limits),
+            api: admit(&streams.status_bursts, kep_flow(s, spread), main_limits),
             event_api: None,
         };
     }
-    // No spread group: one list of no flow for both clients.
-    let none = std::cell::OnceCell::new();
-    let flow = |kinds: &[Kind]| -> Cow<[u64]> {
-        match spread {
-            Some(spread) => Cow::Owned(sum_kinds(windows, spread, kinds)),
-            None => Cow::Borrowed(none.get_or_init(|| vec![0; windows])),
-        }
-    };
+    let flow = |kinds: &[Kind]| spread.map(|spread| sum_kinds(windows, spread, kinds));
     // PATCH pods/status is GET pods, one for one.
     let status = [Kind::GetPods, Kind::GetPods];
     let events = [Kind::PostEvents, Kind::PatchEvents];
     let event_limits = event_client_limits(spec.event_record_qps, spec.event_burst);
     Admitted {
-        api: admit(&streams.status_bursts, &flow(&status), main_limits),
-        event_api: Some(admit(&streams.event_bursts, &flow(&events), event_limits)),
+        api: admit(&streams.status_bursts, flow(&status), main_limits),
+        event_api: Some(admit(&streams.event_bursts, flow(&events), event_limits)),
     }
 }
 
 /// The KEP model's spread flow: its restarts, each `requests_per_restart`.
-fn kep_flow(s: &Scenario, spread: Option<&Series>) -> Vec<u64> {
+fn kep_flow(s: &Scenario, spread: Option<&Series>) -> Option<Vec<u64>> {
     let per_restart = u64::from(s.spec().requests_per_restart);
-    let mut fluid = spread.map_or_else(|| vec![0; windows_of(s.horizon_ms())], |s| s[0].clone());
+    let mut fluid = spread?[0].clone();
     fluid.iter_mut().for_each(|n| *n *= per_restart);
-    fluid
+    Some(fluid)
 }
 
 /// Some kinds' windows summed.
@@ -467,11 +465,11 @@ fn limited(s: &Scenario, runs: &PodRuns, streams: NodeStreams<'_>) -> Limited {
     if !has_requests(s, runs) {
         // Restarts become requests in place: a day is 8,640 windows a list.
         let per_restart = u64::from(spec.requests_per_restart);
-        let fluid = kep_flow(s, spread.as_ref());
+        let fluid = kep_flow(s, spread.as_ref()).unwrap_or_default();
         let mut lockstep = lockstep;
         let mut node = lockstep.swap_remove(0);
-        for (n, f) in node.iter_mut().zip(&fluid) {
-            *n = *n * per_restart + f;
+        for (w, n) in node.iter_mut().enumerate() {
+            *n = *n * per_restart + fluid.get(w).copied().unwrap_or(0);
         }
         return Limited {
             api,

@@ -252,6 +252,11 @@ fn restarts_with(mut b: impl RestartBackoff, p: &PodRun, how: Stepping) -> Resta
             let room = room.min(MAX_RESTARTS);
             at.reserve(room);
             delays.reserve(room);
+            if record {
+                // A BackOff sync at each exit and a Waiting status each wait.
+                backoff_syncs.reserve(room);
+                waiting_at.reserve(room);
+            }
         }
         if start.gc {
             gc_at.push(running);
