@@ -1085,19 +1085,15 @@ pub fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rng::{Rng, SplitMix64};
 
     /// `peak_of` is the busiest window of the classes' sums as `spread_add`
     /// writes them: one to four classes, spreads of 0 to 30 windows, nodes
     /// alike and not, and sums past u64 (then summed in u128).
     #[test]
     fn the_sweeps_peak_is_the_written_sums_busiest_window() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % bound
-        };
+        let mut rng = SplitMix64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: u64| rng.next_u64() % bound;
         for case in 0..300 {
             let big = case % 10 == 0;
             // Big: a window times its nodes near 2^60, so that four classes'
@@ -1142,13 +1138,8 @@ mod tests {
     /// spread included, in u64 and in u128.
     #[test]
     fn a_spread_class_is_its_running_mean() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |bound: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % bound
-        };
+        let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |bound: u64| rng.next_u64() % bound;
         for case in 0..400 {
             let len = next(40) as usize;
             let big = case % 10 == 0;
