@@ -1,8 +1,9 @@
 // Which app takes a DOM event: Yew marks each element it listens on with its
 // app's subtree id (`__yew_subtree_id`, a property every copy of Yew shares),
 // and each module counts its apps from 1. The second wasm's parts must carry
-// ids the page's app never does, or a click in a part runs a handler of the
-// page's too (src/app/extras.rs, `skip_first_modules_ids`).
+// ids the page's app does not, or a click in a part runs a handler of the
+// page's too (src/app/extras.rs, `clear_of_ids_around`; scripts/clicks.mjs
+// clicks them).
 //
 // Run in the page (Playwright's `evaluate`, or WebDriver's script as
 // `(${brandsApart})()`): the ids inside the parts, outside them, and those on

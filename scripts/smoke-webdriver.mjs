@@ -15,6 +15,7 @@ import http from "node:http";
 import path from "node:path";
 
 import { brandsApart, brandsProblem } from "./brands.mjs";
+import { partsClicked, clicksProblem, clicksSaid } from "./clicks.mjs";
 import { freePort } from "./net.mjs";
 
 const [engine, dist] = process.argv.slice(2);
@@ -177,14 +178,27 @@ async function smoke() {
       const problem = brandsProblem(`${engine}: ${what}`, await run(`return (${brandsApart})();`));
       if (problem) fail(problem);
     };
+    // ... and a click on each of its controls changes nothing of the page's
+    // outside it (scripts/clicks.mjs; a real paste gives the pod reader rows).
+    const paste = readFileSync(new URL("../tests/fixtures/kubectl/k8s-80981-coredns-table.txt", import.meta.url), "utf8");
+    const clicked = [];
+    const clicksStay = async (what, parts) => {
+      const result = await run(`return (${partsClicked})(arguments[0]);`, paste);
+      const problem = clicksProblem(`${engine}: ${what}`, parts, result);
+      if (problem) fail(problem);
+      else clicked.push(clicksSaid(result));
+    };
     await apart("the main view, the exports and the pod reader open");
+    await clicksStay("the main view, the exports and the pod reader open", ["pod", "export"]);
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=job&js=exit%201` });
     await until("ink on the Job chart", inked, "#chart-job");
     await apart("the Job view");
+    await clicksStay("the Job view", ["job"]);
     await wd("POST", `${s}/url`, { url: `${base}?v=1.37&view=cluster` });
     await until("ink on the cluster chart", inked, "#chart-cluster");
     await until("ink on the setting chart", inked, "#chart-setting");
     await apart("the cluster view");
+    await clicksStay("the cluster view", ["cluster"]);
     // The custom element: two instances, each drawn in its own shadow root.
     await wd("POST", `${s}/url`, { url: `${base}examples/element.html` });
     for (const i of [0, 1]) {
@@ -198,7 +212,7 @@ async function smoke() {
     }
     // Reports are sent asynchronously.
     await new Promise((r) => setTimeout(r, 500));
-    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job and cluster views drawn, each part's Yew ids apart from the page's; two <crashloop-explorer> elements drawn`);
+    console.log(`${engine}: release build under its CSP: pods ${before[0]} → ${after[0]}, restarts on the node ${before[1]} → ${after[1]}; SVG export ${svg.length} bytes; pod reader and Job view loaded (the second wasm), Job and cluster views drawn, each part's Yew ids apart from the page's and a click on each control of a part (${clicked.join("; ")}) changing nothing of the page's outside it; two <crashloop-explorer> elements drawn`);
   } catch (e) {
     fail(`${engine}: ${e.message}`);
   } finally {

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
 import { brandsApart, brandsProblem } from "./brands.mjs";
+import { partsClicked, clicksProblem, clicksSaid } from "./clicks.mjs";
 
 const base = process.argv[2];
 const browser = await launchChromium();
@@ -208,6 +209,12 @@ for (const [query, slider, key, strip, figure] of [
   await page.close();
 }
 
+// The parts each view has open (every <details> but the cluster watch) with
+// controls that answer nothing (the audit's are all "show me"), and a real
+// paste (kubernetes/kubernetes#80981) that gives the pod reader rows.
+const PARTS_OPEN = { "": ["pod", "export"], "?view=job": ["job"], "?view=cluster": ["cluster"] };
+const PARTS_PASTE = readFileSync(new URL("../tests/fixtures/kubectl/k8s-80981-coredns-table.txt", import.meta.url), "utf8");
+
 // Nothing cut at a phone's width or a laptop's: with every <details> open,
 // no element of the main, Job or cluster view reaches past the page's right
 // edge unless a scrolling box holds it (the charts' data tables and the
@@ -254,6 +261,15 @@ for (const [query, width] of ["", "?view=job", "?view=cluster"].flatMap((q) => [
   const edges = await page.evaluate(() => [...document.querySelectorAll("main.app .results > .panel, main.app .results > figure.chart")]
     .map((el) => Math.round(el.getBoundingClientRect().right)));
   if (Math.max(...edges) - Math.min(...edges) > 1) fail(`${width} px${query ? ", " + query : ""}: the results' panels and charts end at ${[...new Set(edges)].join(", ")} px`);
+  // A click on each control of each part changes nothing of the page's
+  // outside it (last: the clicks change the parts).
+  if (width > 600) {
+    const what = `${query || "the main view"}, every part open`;
+    const clicks = await page.evaluate(partsClicked, PARTS_PASTE);
+    const problem = clicksProblem(what, PARTS_OPEN[query], clicks);
+    if (problem) fail(problem);
+    else console.log(`${what}: a click on each control of a part (${clicksSaid(clicks)}) changed nothing of the page's outside it`);
+  }
   await page.close();
 }
 

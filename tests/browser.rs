@@ -380,6 +380,63 @@ async fn an_invalid_period_shows_the_kubelets_refusal_and_keeps_the_charts() {
     assert_eq!(page.text("eff-max"), "5m0s");
 }
 
+/// The id Yew marks an element with: its app's (`extras::clear_of_ids_around`).
+fn subtree_id(el: &Element) -> Option<f64> {
+    js_sys::Reflect::get(el, &"__yew_subtree_id".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+}
+
+#[yew::function_component]
+fn Empty() -> yew::Html {
+    yew::Html::default()
+}
+
+/// A part never takes the id of an app whose elements hold it (another
+/// module's Yew counts its own from 1): here the next two this module would
+/// give, on the shadow host above the part and on an element inside it.
+#[wasm_bindgen_test]
+async fn a_part_takes_an_id_no_app_around_it_has() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let probe = document.create_element("div").unwrap();
+    let app = yew::Renderer::<Empty>::with_root(probe.clone()).render();
+    let last = subtree_id(&probe).expect("an app's host carries its id");
+    app.destroy();
+    let (host, inner, root) = (
+        document.create_element("div").unwrap(),
+        document.create_element("div").unwrap(),
+        document.create_element("div").unwrap(),
+    );
+    document.body().unwrap().append_child(&host).unwrap();
+    let shadow = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .unwrap();
+    shadow.append_child(&inner).unwrap();
+    inner.append_child(&root).unwrap();
+    for (el, id) in [(&host, last + 1.0), (&inner, last + 2.0)] {
+        js_sys::Reflect::set(el, &"__yew_subtree_id".into(), &id.into()).unwrap();
+    }
+    let part = crashloop_explorer::app::extras::mount(
+        crashloop_explorer::app::lazy::Part::Audit,
+        root.clone(),
+        "",
+        false,
+        yew::Callback::noop(),
+    );
+    settle().await;
+    let id = subtree_id(&root).expect("the part's host carries its id");
+    assert!(
+        id > last + 2.0,
+        "the part took {id}, beside {last} + 1 and + 2 around it"
+    );
+    assert!(
+        root.query_selector(".show-me").unwrap().is_some(),
+        "the part is drawn"
+    );
+    drop(part);
+    host.remove();
+}
+
 #[wasm_bindgen_test]
 async fn an_audit_row_loads_its_scenario() {
     let page = Page::mount_ideal().await;

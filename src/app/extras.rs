@@ -2,6 +2,7 @@
 //! element the CrashLoopBackOff view gives it, reading the page's link and
 //! answering with link text.
 
+use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -195,31 +196,62 @@ impl Drop for Here {
     }
 }
 
-/// Subtree ids the first modules may use: each Yew app a module mounts (the
-/// page's app, each custom element, each `mount` of the JS API) takes the
-/// next id of that module's own count, from 1.
-const FIRST_MODULES_IDS: usize = 1_000;
+/// The JS property by which every copy of Yew marks an element with the
+/// id of the app it belongs to (an app's host with its own).
+const SUBTREE_ID: &str = "__yew_subtree_id";
 
-/// Run once by the second module before it mounts a part. Every Yew module
-/// counts its apps' subtree ids from 1, and an app handles a DOM event
-/// when the element's id (a JS property every module's Yew shares) is its
-/// own: a click in a part (id 1 of this module) would also run the handler
-/// the page's app (id 1 of the first) keeps under that element's listener
-/// id. This module's parts therefore take ids past the first modules'.
-pub fn skip_first_modules_ids() {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    for _ in 0..FIRST_MODULES_IDS {
-        if let Ok(host) = document.create_element("div") {
-            yew::Renderer::<Nothing>::with_root(host).render().destroy();
-        }
+/// The id Yew marked `node` with, if any.
+fn subtree_id(node: &web_sys::Node) -> Option<u32> {
+    let id = js_sys::Reflect::get(node, &SUBTREE_ID.into())
+        .ok()?
+        .as_f64()?;
+    // Ids are counted from 1 in u32.
+    (id >= 1.0 && id <= f64::from(u32::MAX) && id.fract() == 0.0).then_some(id as u32)
+}
+
+/// The ids of the apps whose elements hold `root`, across shadow roots: a
+/// listener of each hears every event in `root`.
+fn ids_around(root: &Element) -> Vec<u32> {
+    let mut ids = Vec::new();
+    let mut node: Option<web_sys::Node> = Some(root.clone().into());
+    while let Some(n) = node {
+        ids.extend(subtree_id(&n));
+        node = n
+            .parent_node()
+            .map(|p| match p.dyn_ref::<web_sys::ShadowRoot>() {
+                Some(shadow) => shadow.host().into(),
+                None => p,
+            });
     }
+    ids
+}
+
+/// Mounts and destroys an empty app: the id it took from this module's count.
+fn take_an_id() -> Option<u32> {
+    let host = web_sys::window()?.document()?.create_element("div").ok()?;
+    let app = yew::Renderer::<Nothing>::with_root(host.clone()).render();
+    let id = subtree_id(&host);
+    app.destroy();
+    id
 }
 
 #[function_component]
 fn Nothing() -> Html {
     html! {}
+}
+
+/// Steps this module's count of app ids past those of the apps around
+/// `root`. Yew gives each app the next id of its module's own count, from
+/// 1, and an app takes a DOM event whose target's marked element carries
+/// its id: a part whose id an app around it has (the page's is 1, as is
+/// this module's first) would run that app's handlers on its clicks.
+fn clear_of_ids_around(root: &Element) {
+    let around = ids_around(root);
+    while let Some(taken) = take_an_id() {
+        if !around.contains(&taken.saturating_add(1)) {
+            break;
+        }
+    }
 }
 
 /// Mounts a part into `root`.
@@ -236,6 +268,7 @@ pub fn mount(
         dark,
         on_message,
     };
+    clear_of_ids_around(&root);
     let app = yew::Renderer::<PartApp>::with_root_and_props(root, props.clone()).render();
     Box::new(Here {
         app: Some(app),

@@ -34,11 +34,6 @@ mod js {
         extras::pin_keys(json).map_err(|e| JsError::new(&e))
     }
 
-    thread_local! {
-        /// Whether `extras::skip_first_modules_ids` has run.
-        static SKIPPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-
     /// A mounted part: `update(link, dark)`, `unmount()`.
     #[wasm_bindgen]
     pub struct PartHandle(Box<dyn lazy::Mounted>);
@@ -71,11 +66,6 @@ mod js {
                 lazy::Part::ALL.map(lazy::Part::name).join(", ")
             ))
         })?;
-        SKIPPED.with(|done| {
-            if !done.replace(true) {
-                extras::skip_first_modules_ids();
-            }
-        });
         let on_message = Callback::from(move |m: String| {
             let _ = on_message.call1(&JsValue::NULL, &JsValue::from_str(&m));
         });
