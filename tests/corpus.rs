@@ -748,6 +748,60 @@ fn back_off_events_old_and_new() {
         Shape::Events,
         &[("", "", None, "CrashLoopBackOff", None)],
     );
+    // Before the container runtime interface the Docker runtime's event
+    // said "docker container" and named none: the row's SUBOBJECT does.
+    check(
+        "libfaketime-79-get-events-docker-backoff.txt",
+        Shape::Events,
+        &[(
+            "jenkins1-controller-pca1x",
+            "jenkins1",
+            None,
+            "CrashLoopBackOff",
+            None,
+        )],
+    );
+}
+
+/// An events table cut short where its back-off event would be says so,
+/// rather than only that it holds none (the table of kubernetes/kubernetes
+/// #47715 cut as the one of #50962 was, after a row's type; and inside the
+/// BackOff row's message).
+#[test]
+fn an_events_table_cut_at_a_warning_says_so() {
+    let whole = text("k8s-47715-events-failedsync.txt");
+    let rows: Vec<&str> = whole.lines().collect();
+    // rows[6]: "  Warning  BackOff  1h (x3 from 1h)  kubelet, ...  Back-off restarting failed container".
+    let cut = |row: &str| format!("{}\n{row}", rows[..6].join("\n"));
+    let err = read_text(&cut("  Warning")).unwrap_err();
+    assert!(
+        err.starts_with("this text holds no pod (events without a back-off event; the last row is cut short after its type, \"Warning\", where one may have been): paste what"),
+        "{err}"
+    );
+    let at = rows[6].find("fai").unwrap();
+    let err = read_text(&cut(&rows[6][..at])).unwrap_err();
+    assert!(
+        err.starts_with("this text holds no pod (events without a whole back-off event; the last row, a BackOff event, is cut short before its message says which back-off)"),
+        "{err}"
+    );
+    // A whole row after it, or a Warning row of another reason, is no cut.
+    let err = read_text(&format!("{}\n{}", cut("  Warning"), rows[2])).unwrap_err();
+    assert!(
+        err.starts_with("this text holds no pod (events without a back-off event)"),
+        "{err}"
+    );
+    let failed =
+        "  Warning  Failed     4m11s (x6 over 4m53s)  kubelet  Error: secrets \"s\" not found";
+    let err = read_text(&cut(failed)).unwrap_err();
+    assert!(
+        err.starts_with("this text holds no pod (events without a back-off event)"),
+        "{err}"
+    );
+    // `kubectl get events`' own table, its type a column of its own.
+    let err =
+        read_text("LAST SEEN   TYPE      REASON    OBJECT       MESSAGE\n5m          Warning")
+            .unwrap_err();
+    assert!(err.contains("cut short after its type"), "{err}");
 }
 
 // --- YAML and JSON ---------------------------------------------------------

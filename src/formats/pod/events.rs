@@ -10,7 +10,13 @@
 use super::{Reading, Shape, HOW};
 use crate::engine::pod::{ObservedContainer, ObservedState, PodObservation, PullFailures};
 
-const PHRASE: &str = "restarting failed container";
+/// The kubelet's words, and before the container runtime interface (1.5's
+/// `pkg/kubelet/dockertools/docker_manager.go`, whose event names no
+/// container: the row's `spec.containers{X}` does) its Docker runtime's.
+const PHRASES: [&str; 2] = [
+    "restarting failed container",
+    "restarting failed docker container",
+];
 /// The image pull backoff's event (kubernetes/kubernetes
 /// `pkg/kubelet/images/image_manager.go`: `Back-off pulling image "X"`).
 const PULL_PHRASE: &str = "back-off pulling image";
@@ -18,7 +24,7 @@ const PULL_PHRASE: &str = "back-off pulling image";
 /// Whether a line is a CrashLoopBackOff event.
 pub fn is_backoff(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
-    lower.contains("back-off") && lower.contains(PHRASE)
+    lower.contains("back-off") && PHRASES.iter().any(|p| lower.contains(p))
 }
 
 /// Whether a line is an image pull backoff event.

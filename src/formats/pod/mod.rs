@@ -305,36 +305,69 @@ fn json_cut_short(text: &str) -> Option<(Value, usize)> {
     })
 }
 
+/// How an events table's last row is cut short where a back-off event may be.
+enum Cut {
+    /// After its type, `Warning` (a back-off event's).
+    AfterType,
+    /// A `BackOff` row before its message says which back-off: the kubelet
+    /// gives the container's and the image pull's that one reason
+    /// (kubernetes/kubernetes `pkg/kubelet/events/event.go`).
+    BackOffMessage,
+}
+
+/// Whether the last row of an events table (describe's or `kubectl get
+/// events`', old or new, the type a column of its own) is cut short where
+/// a back-off event may have been.
+fn cut_warning(text: &str) -> Option<Cut> {
+    let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    let mut fields = last.split_whitespace().skip_while(|&f| f != "Warning");
+    fields.next()?;
+    match fields.next() {
+        None => Some(Cut::AfterType),
+        // `Backoff` as 2016's kubelets wrote it (libfaketime-79 in the fixtures).
+        Some("BackOff" | "Backoff")
+            if !events::is_backoff(last) && !events::is_pull_backoff(last) =>
+        {
+            Some(Cut::BackOffMessage)
+        }
+        Some(_) => None,
+    }
+}
+
 /// What a text that holds no pod looks like instead.
 fn looks_like_instead(text: &str) -> String {
     let t = text.trim_start();
     let first = t.lines().next().unwrap_or("");
-    let kind =
-        if first.starts_with("NAME") && first.contains("TYPE") && first.contains("CLUSTER-IP") {
-            "a `kubectl get services` table"
-        } else if first.starts_with("NAME")
-            && (first.contains("UP-TO-DATE") || first.contains("DESIRED"))
-        {
-            "a table of Deployments or ReplicaSets"
-        } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
-            "a `kubectl get jobs` table"
-        } else if first.starts_with("NAME") && first.contains("ROLES") {
-            "a `kubectl get nodes` table"
-        } else if t.contains("LAST SEEN")
-            || t.contains("LASTSEEN")
-            || t.lines().any(|l| {
-                let l = l.trim_start();
-                l.starts_with("Warning ") || l.starts_with("Normal ")
-            })
-        {
-            "events without a back-off event"
-        } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
-            "a program's log (`kubectl logs`), not the pod's status"
-        } else if first.starts_with("No resources found") {
-            "kubectl's answer that no pods matched"
-        } else {
-            "plain text"
-        };
+    let kind = if first.starts_with("NAME")
+        && first.contains("TYPE")
+        && first.contains("CLUSTER-IP")
+    {
+        "a `kubectl get services` table"
+    } else if first.starts_with("NAME")
+        && (first.contains("UP-TO-DATE") || first.contains("DESIRED"))
+    {
+        "a table of Deployments or ReplicaSets"
+    } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
+        "a `kubectl get jobs` table"
+    } else if first.starts_with("NAME") && first.contains("ROLES") {
+        "a `kubectl get nodes` table"
+    } else if t.contains("LAST SEEN")
+        || t.contains("LASTSEEN")
+        || t.lines()
+            .any(|l| matches!(l.split_whitespace().next(), Some("Warning" | "Normal")))
+    {
+        match cut_warning(t) {
+                Some(Cut::AfterType) => "events without a back-off event; the last row is cut short after its type, \"Warning\", where one may have been",
+                Some(Cut::BackOffMessage) => "events without a whole back-off event; the last row, a BackOff event, is cut short before its message says which back-off",
+                None => "events without a back-off event",
+            }
+    } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
+        "a program's log (`kubectl logs`), not the pod's status"
+    } else if first.starts_with("No resources found") {
+        "kubectl's answer that no pods matched"
+    } else {
+        "plain text"
+    };
     format!("this text holds no pod ({kind}): {HOW}")
 }
 
