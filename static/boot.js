@@ -15,7 +15,10 @@ if (location.search.replace(/^\?/, "") !== "" || location.hash !== "") {
 // The second wasm (src/app/lazy.rs: the Job and cluster views, the pod
 // reader, the watch, the audit, the exports) into the browser's cache,
 // where `load_extras` finds it when a tab first opens.
+let preloaded = false;
 function preloadExtras(priority = "auto") {
+  if (preloaded) return;
+  preloaded = true;
   for (const [rel, file, as] of [["modulepreload", "crashloop-explorer-extras.js"], ["preload", "crashloop-explorer-extras_bg.wasm", "fetch"]]) {
     const link = document.createElement("link");
     link.rel = rel;
@@ -70,18 +73,31 @@ if (document.querySelector("#prerender img") && document.visibilityState === "vi
 }
 // The wasm is fetched beside its glue rather than after it: on a slow link
 // the glue and its snippet are two round trips the wasm need not wait for.
-const wasmResponse = fetch(new URL("./crashloop-explorer-page_bg.wasm", import.meta.url));
+const wasmUrl = new URL("./crashloop-explorer-page_bg.wasm", import.meta.url).href;
+// The second wasm next, at a low priority, from the moment the first's
+// last byte is here (its resource timing entry): its download (600 KB,
+// seconds on a slow link) then runs while the first compiles and renders,
+// which need no network, and while the reader reads, so that a tab opens
+// from the cache; it yields to anything the page asks for meanwhile. Not
+// where the reader asked to save data: there it comes when a part is first
+// needed, or a pointer rests on a tab.
+const prefetch = !opensExtras && !navigator.connection?.saveData;
+if (prefetch && PerformanceObserver.supportedEntryTypes?.includes("resource")) {
+  const seen = new PerformanceObserver((list) => {
+    if (!list.getEntries().some((e) => e.name === wasmUrl)) return;
+    seen.disconnect();
+    preloadExtras("low");
+  });
+  seen.observe({ type: "resource", buffered: true });
+}
+const wasmResponse = fetch(wasmUrl);
 const { default: init, ...bindings } = await import("./crashloop-explorer-page.js");
 
 const wasm = await init({ module_or_path: wasmResponse });
 window.wasmBindings = bindings;
 bindings.start();
-// The second wasm next, in the task after the app's first render and at a
-// low priority: its download (520 KB, seconds on a slow link) runs while the
-// reader reads, so that a tab opens from the cache, and yields to anything
-// the page asks for meanwhile. Not where the reader asked to save data:
-// there it comes when a part is first needed, or a pointer rests on a tab.
-if (!opensExtras && !navigator.connection?.saveData) setTimeout(() => preloadExtras("low"), 0);
+// Where no resource timing says so, the second wasm after the app's first render.
+if (prefetch) setTimeout(() => preloadExtras("low"), 0);
 // The JS API (resolve, simulate, explore, audit, mount) is not in this
 // page's module: `await crashloopExplorer()` in the console fetches its
 // module, crashloop-explorer.js, once, and gives its functions.
