@@ -315,6 +315,16 @@ enum Cut {
     BackOffMessage,
 }
 
+impl Cut {
+    /// What the text is, said with the cut.
+    fn what(self) -> &'static str {
+        match self {
+            Cut::AfterType => "events without a back-off event; the last row is cut short after its type, \"Warning\", where one may have been",
+            Cut::BackOffMessage => "events without a whole back-off event; the last row, a BackOff event, is cut short before its message says which back-off",
+        }
+    }
+}
+
 /// Whether the last row of an events table (describe's or `kubectl get
 /// events`', old or new, the type a column of its own) is cut short where
 /// a back-off event may have been.
@@ -338,36 +348,30 @@ fn cut_warning(text: &str) -> Option<Cut> {
 fn looks_like_instead(text: &str) -> String {
     let t = text.trim_start();
     let first = t.lines().next().unwrap_or("");
-    let kind = if first.starts_with("NAME")
-        && first.contains("TYPE")
-        && first.contains("CLUSTER-IP")
-    {
-        "a `kubectl get services` table"
-    } else if first.starts_with("NAME")
-        && (first.contains("UP-TO-DATE") || first.contains("DESIRED"))
-    {
-        "a table of Deployments or ReplicaSets"
-    } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
-        "a `kubectl get jobs` table"
-    } else if first.starts_with("NAME") && first.contains("ROLES") {
-        "a `kubectl get nodes` table"
-    } else if t.contains("LAST SEEN")
-        || t.contains("LASTSEEN")
-        || t.lines()
-            .any(|l| matches!(l.split_whitespace().next(), Some("Warning" | "Normal")))
-    {
-        match cut_warning(t) {
-                Some(Cut::AfterType) => "events without a back-off event; the last row is cut short after its type, \"Warning\", where one may have been",
-                Some(Cut::BackOffMessage) => "events without a whole back-off event; the last row, a BackOff event, is cut short before its message says which back-off",
-                None => "events without a back-off event",
-            }
-    } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
-        "a program's log (`kubectl logs`), not the pod's status"
-    } else if first.starts_with("No resources found") {
-        "kubectl's answer that no pods matched"
-    } else {
-        "plain text"
-    };
+    let kind =
+        if first.starts_with("NAME") && first.contains("TYPE") && first.contains("CLUSTER-IP") {
+            "a `kubectl get services` table"
+        } else if first.starts_with("NAME")
+            && (first.contains("UP-TO-DATE") || first.contains("DESIRED"))
+        {
+            "a table of Deployments or ReplicaSets"
+        } else if first.starts_with("NAME") && first.contains("COMPLETIONS") {
+            "a `kubectl get jobs` table"
+        } else if first.starts_with("NAME") && first.contains("ROLES") {
+            "a `kubectl get nodes` table"
+        } else if t.contains("LAST SEEN")
+            || t.contains("LASTSEEN")
+            || t.lines()
+                .any(|l| matches!(l.split_whitespace().next(), Some("Warning" | "Normal")))
+        {
+            cut_warning(t).map_or("events without a back-off event", Cut::what)
+        } else if t.contains("Traceback") || t.contains("Exception") || t.contains("panic:") {
+            "a program's log (`kubectl logs`), not the pod's status"
+        } else if first.starts_with("No resources found") {
+            "kubectl's answer that no pods matched"
+        } else {
+            "plain text"
+        };
     format!("this text holds no pod ({kind}): {HOW}")
 }
 
