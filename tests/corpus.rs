@@ -763,6 +763,27 @@ fn back_off_events_old_and_new() {
     );
 }
 
+/// describe's 2016 events name an init container by its field path, as
+/// `kubectl get events -o wide` still does: two rows written here in the
+/// columns of openshift/origin#12084's (FirstSeen LastSeen Count From
+/// SubobjectPath Type Reason Message), tab-separated as kubectl printed them.
+#[test]
+fn an_init_containers_field_path_names_it() {
+    let t = "  10m\t10m\t1\t{kubelet master3.paastest.cn}\tspec.initContainers{init}\tNormal\tCreated\tCreated container with docker id 0ce3fbd1d0a8\n  9m\t5s\t40\t{kubelet master3.paastest.cn}\tspec.initContainers{init}\tWarning\tBackOff\tBack-off restarting failed docker container\n";
+    let (shape, d) = read_text(t).unwrap();
+    assert_eq!(shape, Shape::Events);
+    assert_eq!(
+        rows(&d),
+        vec![(
+            String::new(),
+            "init".to_owned(),
+            None,
+            "CrashLoopBackOff".to_owned(),
+            None
+        )]
+    );
+}
+
 /// An events table cut short where its back-off event would be says so,
 /// rather than only that it holds none (the table of kubernetes/kubernetes
 /// #47715 cut as the one of #50962 was, after a row's type; and inside the

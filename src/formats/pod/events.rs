@@ -50,10 +50,15 @@ fn word_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
 pub fn container_of(line: &str) -> Option<&str> {
     word_after(line, "container=")
         .or_else(|| word_after(line, "failed container ").filter(|w| !w.starts_with("container=")))
-        // Old `kubectl get events`' SUBOBJECT column: `spec.containers{app}`.
+        // The SUBOBJECT column (old `kubectl get events`, describe's
+        // SubobjectPath, `-o wide`): `spec.containers{app}`, or an init
+        // container's `spec.initContainers{init}`.
         .or_else(|| {
-            let rest = &line[line.find("spec.containers{")? + "spec.containers{".len()..];
-            rest.split('}').next()
+            ["spec.containers{", "spec.initContainers{"]
+                .iter()
+                .find_map(|path| Some(&line[line.find(path)? + path.len()..]))?
+                .split('}')
+                .next()
         })
 }
 
