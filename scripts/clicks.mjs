@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 // A click in a part (an app of the second wasm) reaches that part only: the
 // page's app, a Yew of its own, runs none of its handlers (each Yew numbers
 // its apps from 1 and marks elements with that number: src/app/extras.rs,
@@ -10,7 +12,8 @@
 // Run in the page (Playwright's `evaluate`, or WebDriver's script as
 // `return (${partsClicked})(arguments[0]);`): for each part mounted, the
 // controls clicked and each click that changed the page. `paste` is given to
-// the pod reader first, so that it has controls (its pods' rows).
+// the pod reader first, so that it has controls (its pods' rows):
+// `PARTS_PASTE` below.
 export async function partsClicked(paste) {
   // The controls whose click is a part's answer to the page.
   const answers = { pod: "[id^=pod-explore]", audit: ".show-me" };
@@ -56,6 +59,10 @@ export async function partsClicked(paste) {
   }
   return result;
 }
+
+// `partsClicked`'s paste: a real `kubectl get pods` table
+// (kubernetes/kubernetes#80981) that gives the pod reader rows.
+export const PARTS_PASTE = readFileSync(new URL("../tests/fixtures/kubectl/k8s-80981-coredns-table.txt", import.meta.url), "utf8");
 
 // What is wrong with `partsClicked`'s answer for `what`, if anything:
 // `parts` are those the view must have mounted.

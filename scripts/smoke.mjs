@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
 import { brandsApart, brandsProblem } from "./brands.mjs";
-import { partsClicked, clicksProblem, clicksSaid } from "./clicks.mjs";
+import { partsClicked, clicksProblem, clicksSaid, PARTS_PASTE } from "./clicks.mjs";
 
 const base = process.argv[2];
 const browser = await launchChromium();
@@ -210,10 +210,8 @@ for (const [query, slider, key, strip, figure] of [
 }
 
 // The parts each view has open (every <details> but the cluster watch) with
-// controls that answer nothing (the audit's are all "show me"), and a real
-// paste (kubernetes/kubernetes#80981) that gives the pod reader rows.
+// controls that answer nothing (the audit's are all "show me").
 const PARTS_OPEN = { "": ["pod", "export"], "?view=job": ["job"], "?view=cluster": ["cluster"] };
-const PARTS_PASTE = readFileSync(new URL("../tests/fixtures/kubectl/k8s-80981-coredns-table.txt", import.meta.url), "utf8");
 
 // Nothing cut at a phone's width or a laptop's: with every <details> open,
 // no element of the main, Job or cluster view reaches past the page's right
