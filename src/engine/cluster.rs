@@ -308,26 +308,26 @@ impl<'a> Spreading<'a> {
     }
 }
 
-/// A class as the sweep sums it: its node's series, nodes and spread.
-type SweepClass<'a> = (&'a [u64], u32, usize);
+/// A class as the sweep sums it: its node, nodes and spread.
+type SweepClass<'a> = (&'a NodeSent, u32, usize);
 
 /// The busiest of `len` windows of the classes summed (`spread_add` of
 /// each), in one pass over the windows with nothing written: the sweep
 /// re-sums 108 values when a node count moves, within the frame.
 fn peak_of(classes: &[SweepClass], len: usize) -> u64 {
     let fits = classes.iter().try_fold(0u64, |sum, &(node, nodes, _)| {
-        sum.checked_add(all_times(node, nodes)?)
+        sum.checked_add(node.total?.checked_mul(u64::from(nodes))?)
     });
     if fits.is_none() {
         let mut total = vec![0; len];
         for &(node, nodes, spread) in classes {
-            spread_add(node, nodes, spread, &mut total);
+            spread_add(&node.sent_per_window, nodes, spread, &mut total);
         }
         return total.into_iter().max().unwrap_or(0);
     }
     let mut spreading: Vec<Spreading> = classes
         .iter()
-        .map(|&(node, nodes, spread)| Spreading::new(node, nodes, spread))
+        .map(|&(node, nodes, spread)| Spreading::new(&node.sent_per_window, nodes, spread))
         .collect();
     let mut peak = 0;
     for w in 0..len {
@@ -346,24 +346,36 @@ fn peak_of(classes: &[SweepClass], len: usize) -> u64 {
 pub struct NodeSent {
     /// Both clients' (status and events) requests sent.
     pub sent_per_window: Vec<u64>,
+    /// Their sum, where it fits in u64: summed once, not on each of the
+    /// sweep's re-sums (it reads a day's windows per class and value).
+    pub total: Option<u64>,
     pub limiter_binds: bool,
 }
 
 impl NodeSent {
+    pub fn new(sent_per_window: Vec<u64>, limiter_binds: bool) -> NodeSent {
+        NodeSent {
+            total: all_times(&sent_per_window, 1),
+            sent_per_window,
+            limiter_binds,
+        }
+    }
+
     /// What a node's clients' limiters let through, as the sweep reads it.
     fn of(api: &ApiLoad, event_api: Option<&ApiLoad>) -> NodeSent {
-        NodeSent {
-            limiter_binds: binds(api, event_api),
-            sent_per_window: sent_per_window(api, event_api).into_owned(),
-        }
+        NodeSent::new(
+            sent_per_window(api, event_api).into_owned(),
+            binds(api, event_api),
+        )
     }
 
     /// `of`, the status client's windows taken rather than copied.
     fn admitted(a: Admitted) -> NodeSent {
-        NodeSent {
-            limiter_binds: binds(&a.api, a.event_api.as_ref()),
-            sent_per_window: sent_into(a.api.admitted_per_window, a.event_api.as_ref()),
-        }
+        let binds = binds(&a.api, a.event_api.as_ref());
+        NodeSent::new(
+            sent_into(a.api.admitted_per_window, a.event_api.as_ref()),
+            binds,
+        )
     }
 }
 
@@ -722,7 +734,7 @@ pub fn sweep_with(cluster: &Cluster, nodes: &SweepNodes) -> Sweep {
                 .iter()
                 .zip(series)
                 .zip(&spreads)
-                .map(|((c, t), &spread)| (&t.sent_per_window[..], c.nodes, spread))
+                .map(|((c, t), &spread)| (&**t, c.nodes, spread))
                 .collect();
             let len = span(series.iter().map(|t| &**t), &spreads);
             let peak = peak_of(&classes, len) as f64 * 1_000.0 / LOAD_WINDOW_MS as f64;
@@ -1123,9 +1135,9 @@ mod tests {
             // Big: a window times its nodes near 2^60, so that four classes'
             // windows still fit in u64 and a node's whole series times its
             // nodes does not (then summed in u128).
-            let nodes: Vec<Vec<u64>> = (0..1 + next(3))
+            let nodes: Vec<NodeSent> = (0..1 + next(3))
                 .map(|_| {
-                    (0..next(50))
+                    let windows = (0..next(50))
                         .map(|_| {
                             if big {
                                 (1 << 48) + next(1000)
@@ -1133,23 +1145,24 @@ mod tests {
                                 next(500)
                             }
                         })
-                        .collect()
+                        .collect();
+                    NodeSent::new(windows, false)
                 })
                 .collect();
             let classes: Vec<SweepClass> = (0..1 + next(4))
                 .map(|_| {
                     let node = &nodes[next(nodes.len() as u64) as usize];
-                    (&node[..], 1 + next(6000) as u32, next(31) as usize)
+                    (node, 1 + next(6000) as u32, next(31) as usize)
                 })
                 .collect();
             let len = classes
                 .iter()
-                .map(|&(node, _, spread)| node.len() + spread.saturating_sub(1))
+                .map(|&(node, _, spread)| node.sent_per_window.len() + spread.saturating_sub(1))
                 .max()
                 .unwrap_or(0);
             let mut total = vec![0u64; len];
             for &(node, nodes, spread) in &classes {
-                spread_add(node, nodes, spread, &mut total);
+                spread_add(&node.sent_per_window, nodes, spread, &mut total);
             }
             let want = total.iter().copied().max().unwrap_or(0);
             assert_eq!(peak_of(&classes, len), want, "case {case}: {classes:?}");

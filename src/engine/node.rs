@@ -16,7 +16,7 @@ use super::runs::{pod_runs, Band, PodRuns, RestartsAndWaits, Series};
 use super::scenario::Scenario;
 use super::times::Times;
 use super::windows::{
-    add_windows, binned, per_window, restarts_in_windows, sum_windows, windows_of,
+    add_windows, binned, per_window, restarts_in_windows, sum_windows, windows_of, zeroed,
     FIRST_MINUTES_MS, LOAD_WINDOW_MS,
 };
 
@@ -275,7 +275,7 @@ fn streams_of<'a>(s: &Scenario, runs: &'a PodRuns, offered: bool) -> NodeStreams
     let series = if kubelet { Kind::ALL.len() } else { 1 };
     let mut streams = NodeStreams {
         lockstep: if offered {
-            vec![vec![0u64; windows]; series]
+            zeroed(series, windows)
         } else {
             vec![]
         },
@@ -339,13 +339,13 @@ fn streams_of<'a>(s: &Scenario, runs: &'a PodRuns, offered: bool) -> NodeStreams
             let load = runs
                 .spread_loads
                 .get_or((i, g.pods, g.spread_ms, horizon), || {
-                    let mut load = vec![vec![0; windows]; series];
+                    let mut load = zeroed(series, windows);
                     add(&mut load);
                     load
                 });
             let spread = streams
                 .spread
-                .get_or_insert_with(|| vec![vec![0u64; windows]; series]);
+                .get_or_insert_with(|| zeroed(series, windows));
             for (total, l) in spread.iter_mut().zip(load.iter()) {
                 add_windows(total, l, false);
             }

@@ -15,6 +15,12 @@ pub(crate) fn windows_of(horizon: Ms) -> usize {
     horizon.div_ceil(LOAD_WINDOW_MS).max(1) as usize
 }
 
+/// `lists` lists of `n` windows at 0, each allocated zeroed: `vec![v; k]`
+/// would copy the first list's day of windows into each of the others.
+pub(crate) fn zeroed(lists: usize, n: usize) -> Vec<Vec<u64>> {
+    (0..lists).map(|_| vec![0; n]).collect()
+}
+
 /// Restarts in each of `n` load windows (the last takes any later ones).
 pub(crate) fn per_window(restarts: &Times, n: usize) -> Vec<u64> {
     let mut own = vec![0; n.max(1)];
@@ -36,11 +42,12 @@ pub(crate) fn window_of(t: Ms, last: usize) -> usize {
 /// whose counts repeat those a period before (`Times::window_repeats`) are
 /// copies of that period.
 pub(crate) fn count_per_window(times: &Times, own: &mut [u64]) {
-    own.fill(0);
     let Some(last) = own.len().checked_sub(1) else {
         return;
     };
     if times.len() < own.len() {
+        // Only here are windows added to rather than written.
+        own.fill(0);
         for t in times.iter() {
             own[window_of(t, last)] += 1;
         }
