@@ -30,6 +30,16 @@ export async function partsClicked(paste) {
     return lines;
   };
   const name = (el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 40)}"`;
+  // The page's charts drawn first: one out of sight is drawn when it comes
+  // near (src/app/hooks.rs, observe_near), a change of the page's own that
+  // a click which scrolls the page (WebKit's, on the cluster watch's Watch)
+  // would otherwise seem to make.
+  const busy = () => [...document.querySelectorAll("canvas[aria-busy=true]")].filter((c) => !c.closest("[data-part] > div"));
+  for (const c of busy()) {
+    c.scrollIntoView({ block: "center" });
+    await settle();
+  }
+  for (let i = 0; i < 100 && busy().length; i++) await settle();
   const text = document.querySelector("[data-part=pod] #pod-text");
   if (text && paste) {
     text.value = paste;

@@ -8,6 +8,7 @@
 // tests/live.rs.
 import { spawn } from "node:child_process";
 import { launchChromium } from "./chromium.mjs";
+import { partsClicked, clicksProblem, clicksSaid } from "./clicks.mjs";
 
 const [page, stub, dist, mode = "pods"] = process.argv.slice(2);
 const browser = await launchChromium();
@@ -221,6 +222,14 @@ try {
     await tab.screenshot({ path: `${process.env.LIVE_SHOTS}/live.png`, clip });
   }
   console.log(`live panel: listed ${seen.length} looping containers, followed a restart, an added and a deleted pod, skipped a malformed event, listed again after a 410; ${(await served()).length} requests to the API`);
+  // Last, as it changes the panel: a click on each of its controls (its
+  // pods' rows, the diagnosis, the kubelet assumed, Watch) changes nothing
+  // of the page's outside it (scripts/clicks.mjs).
+  const what = "the cluster watch, watching";
+  const clicks = await tab.evaluate(partsClicked);
+  const problem = clicksProblem(what, ["live"], clicks);
+  if (problem) fail(problem);
+  else console.log(`${what}: a click on each control of the part (${clicksSaid(clicks)}) changed nothing of the page's outside it`);
 } catch (e) {
   fail(`${e.stack || e}`);
 }
@@ -236,6 +245,8 @@ try {
   const command = await bare.textContent("#live-command");
   if (command !== "kubectl proxy --www=dist --www-prefix=/ui/") fail(`no API: ${command}`);
   else console.log("with no API at its origin, the panel shows the command that starts one");
+  const problem = clicksProblem("the cluster watch, with no API", ["live"], await bare.evaluate(partsClicked));
+  if (problem) fail(problem);
 } catch (e) {
   fail(`no API: ${e.message}`);
 } finally {

@@ -198,6 +198,13 @@ async function smoke() {
     await until("ink on the setting chart", inked, "#chart-setting");
     await apart("the cluster view");
     await clicksStay("the cluster view", ["cluster"]);
+    // The cluster watch, where no API answers (this server has none): its
+    // form, the kubelet assumed and Watch (scripts/live.mjs clicks its
+    // pods' rows in Chromium, beside a cluster's API).
+    await wd("POST", `${s}/url`, { url: `${base}?v=1.37#live` });
+    await until("the cluster watch saying no API answers", "return !!document.querySelector('#live-no-api');");
+    await apart("the cluster watch");
+    await clicksStay("the cluster watch, with no API", ["live"]);
     // The custom element: two instances, each drawn in its own shadow root.
     await wd("POST", `${s}/url`, { url: `${base}examples/element.html` });
     for (const i of [0, 1]) {
