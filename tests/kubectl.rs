@@ -502,9 +502,14 @@ fn watching(
         malformed: false,
         locked,
     });
+    // A directory of its own per watch: tests run side by side, and two
+    // watches that shared one read each other's kubeconfig (each other's
+    // stub) and lost it when the other ended.
+    static WATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "crashloop-watch-{}-{}",
+        "crashloop-watch-{}-{}-{}",
         std::process::id(),
+        WATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         bin.file_name()
             .and_then(|f| f.to_str())
             .unwrap_or("kubectl")
@@ -558,8 +563,10 @@ fn watching(
     });
     let mut lines = vec![];
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
-    // Asked: the JSON's nodes, none still to be read; in the table, node-a
-    // the one node whose facts are not its /configz (below the rows).
+    // Asked: the JSON's nodes, none still to be read; in the table, the
+    // last one whole (its load line come), node-a the one node whose facts
+    // are not its /configz: the other three rows' read, as the test wants,
+    // rather than two lines of a table still coming.
     let settled = |lines: &[String]| match lines {
         [.., l] if json => {
             let v: Value = serde_json::from_str(l).expect("a line of JSON");
@@ -567,8 +574,20 @@ fn watching(
                 n.len() == 4 && n.iter().all(|n| n["why"] != "its /configz not read yet")
             })
         }
-        [.., row, l] => {
-            l.starts_with("node-a: ") && l.contains("(Forbidden)") && row.starts_with("node-d  ")
+        [.., l] if l.starts_with("Load now") => {
+            let table = &lines[lines
+                .iter()
+                .rposition(|l| l.starts_with("crash-looping of"))
+                .unwrap_or(0)..];
+            let read = |n: &str| {
+                table
+                    .iter()
+                    .any(|r| r.starts_with(&format!("{n}  ")) && r.contains("  configz  "))
+            };
+            ["node-b", "node-c", "node-d"].into_iter().all(read)
+                && table
+                    .iter()
+                    .any(|r| r.starts_with("node-a: ") && r.contains("(Forbidden)"))
         }
         _ => false,
     };
