@@ -348,7 +348,7 @@ pub struct NodeSent {
     pub sent_per_window: Vec<u64>,
     /// Their sum, where it fits in u64: summed once, not on each of the
     /// sweep's re-sums (it reads a day's windows per class and value).
-    pub total: Option<u64>,
+    total: Option<u64>,
     pub limiter_binds: bool,
 }
 
